@@ -1,0 +1,172 @@
+package ir
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+)
+
+// Schedule returns the order in which nodes run: g.Order when set (checked
+// against the dependencies), else the deterministic topological order of
+// [Graph.TopoOrder].
+func (g *Graph) Schedule() ([]NodeID, error) {
+	if g.Order != nil {
+		if err := g.CheckSchedule(g.Order); err != nil {
+			return nil, err
+		}
+		return append([]NodeID{}, g.Order...), nil
+	}
+	return g.TopoOrder()
+}
+
+// Deps returns, for each node, the nodes it must run after, ascending and
+// without repeats: the producers of its inputs and KeepAlive values, followed
+// through view chains (a view depends on its own producer and on its base's).
+func (g *Graph) Deps() ([][]NodeID, error) {
+	deps := make([][]NodeID, len(g.Nodes))
+	var errs []error
+	for _, n := range g.Nodes {
+		if n == nil {
+			continue
+		}
+		seen := map[NodeID]bool{}
+		for _, lists := range [2][]ValueID{n.Inputs, n.KeepAlive} {
+			for _, v := range lists {
+				if err := g.producersOf(v, seen); err != nil {
+					errs = append(errs, &NodeError{Node: n.ID, Name: n.Name, Op: n.Op, Err: err})
+				}
+			}
+		}
+		delete(seen, n.ID)
+		for p := range seen {
+			deps[n.ID] = append(deps[n.ID], p)
+		}
+		sortNodeIDs(deps[n.ID])
+	}
+	return deps, errors.Join(errs...)
+}
+
+func (g *Graph) producersOf(id ValueID, seen map[NodeID]bool) error {
+	for steps := 0; ; steps++ {
+		v := g.Value(id)
+		if v == nil {
+			return fmt.Errorf("value %d: %w", id, ErrUndefined)
+		}
+		if v.Producer != NoNode {
+			seen[v.Producer] = true
+		}
+		if v.View == nil {
+			return nil
+		}
+		if steps > len(g.Values) {
+			return fmt.Errorf("value %d %q: view chain: %w", id, v.Name, ErrCycle)
+		}
+		id = v.View.Base
+	}
+}
+
+func sortNodeIDs(s []NodeID) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+type idHeap []NodeID
+
+func (h idHeap) Len() int           { return len(h) }
+func (h idHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h idHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *idHeap) Push(x any)        { *h = append(*h, x.(NodeID)) }
+func (h *idHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// TopoOrder returns a topological order of the nodes, breaking ties by the
+// smallest NodeID (Kahn's algorithm with a min-heap), so the same graph
+// always gets the same schedule. A cycle is an error naming a node on it.
+func (g *Graph) TopoOrder() ([]NodeID, error) {
+	deps, err := g.Deps()
+	if err != nil {
+		return nil, fmt.Errorf("ir: schedule: %w", err)
+	}
+	indeg := make([]int, len(g.Nodes))
+	users := make([][]NodeID, len(g.Nodes))
+	for n, ds := range deps {
+		indeg[n] = len(ds)
+		for _, d := range ds {
+			users[d] = append(users[d], NodeID(n))
+		}
+	}
+	h := &idHeap{}
+	for n, d := range indeg {
+		if d == 0 && g.Nodes[n] != nil {
+			*h = append(*h, NodeID(n))
+		}
+	}
+	heap.Init(h)
+	order := make([]NodeID, 0, len(g.Nodes))
+	for h.Len() > 0 {
+		n := heap.Pop(h).(NodeID)
+		order = append(order, n)
+		for _, u := range users[n] {
+			if indeg[u]--; indeg[u] == 0 {
+				heap.Push(h, u)
+			}
+		}
+	}
+	if len(order) != len(g.Nodes) {
+		for n, d := range indeg {
+			if nd := g.Nodes[n]; d > 0 && nd != nil {
+				return nil, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op, Err: ErrCycle}
+			}
+		}
+	}
+	return order, nil
+}
+
+// CheckSchedule reports every way order fails to be a schedule of g: a node
+// missing or repeated, an ID out of range, or a node placed before a node it
+// depends on.
+func (g *Graph) CheckSchedule(order []NodeID) error {
+	deps, err := g.Deps()
+	if err != nil {
+		return fmt.Errorf("ir: schedule: %w", err)
+	}
+	step := make([]int, len(g.Nodes))
+	for i := range step {
+		step[i] = -1
+	}
+	var errs []error
+	for i, n := range order {
+		switch {
+		case n < 0 || int(n) >= len(g.Nodes):
+			errs = append(errs, fmt.Errorf("ir: schedule step %d: node %d out of range: %w", i, n, ErrSchedule))
+		case step[n] >= 0:
+			errs = append(errs, fmt.Errorf("ir: schedule step %d: node %d already at step %d: %w", i, n, step[n], ErrSchedule))
+		default:
+			step[n] = i
+		}
+	}
+	for n, s := range step {
+		nd := g.Nodes[n]
+		if nd == nil {
+			continue
+		}
+		if s < 0 {
+			errs = append(errs, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op, Err: fmt.Errorf("not scheduled: %w", ErrSchedule)})
+			continue
+		}
+		for _, d := range deps[n] {
+			if step[d] > s {
+				errs = append(errs, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op,
+					Err: fmt.Errorf("runs at step %d before its dependency node %d (step %d): %w", s, d, step[d], ErrSchedule)})
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
