@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// newTestChecker builds a checker for this module, skipping the test when
+// the module cache lacks darwinkit (it is imported only by darwin files, so
+// `go test` on Linux does not download it; CI runs `go mod download`).
+func newTestChecker(t *testing.T) *Checker {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("go env printed %q", out)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewChecker(Config{
+		ModuleRoot:     root,
+		GOROOT:         lines[0],
+		ModCache:       lines[1],
+		ExtraSelectors: ParseSelectorList(appleSelectors),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk := ""
+	for _, m := range c.mods {
+		if m.Path == darwinkitPath {
+			dk = m.Dir
+		}
+	}
+	if dk == "" {
+		t.Fatal("go.mod does not require darwinkit")
+	}
+	if _, err := os.Stat(filepath.Join(dk, "macos", "metal")); err != nil {
+		t.Skipf("module cache lacks darwinkit (%v); run go mod download %s", err, darwinkitPath)
+	}
+	return c
+}
+
+func split(diags []Diagnostic) (errs, warns []Diagnostic) {
+	for _, d := range diags {
+		if d.Warning {
+			warns = append(warns, d)
+		} else {
+			errs = append(errs, d)
+		}
+	}
+	return errs, warns
+}
+
+func TestCheckTestdata(t *testing.T) {
+	c := newTestChecker(t)
+	tests := []struct {
+		name      string
+		dir       string
+		wantErrs  []string // substrings, one per expected error, in position order
+		wantWarns []string
+	}{
+		{name: "good", dir: "testdata/good"},
+		{
+			name: "broken: wrong method name and wrong argument type",
+			dir:  "testdata/broken",
+			wantErrs: []string{
+				"broken.go:16:6: enc.MemoryBarrierWithScopes undefined",
+				"broken.go:17:91: cannot use 64 (untyped int constant) as metal.Size value",
+			},
+		},
+		{
+			name:      "badsel: made-up selector",
+			dir:       "testdata/badsel",
+			wantWarns: []string{`badsel.go:14:37: warning: objc.Sel("setBuffer:offset:atIndexx:") appears nowhere in darwinkit v0.5.0`},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			diags, err := c.Check(tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs, warns := split(diags)
+			match := func(kind string, got []Diagnostic, want []string) {
+				if len(got) != len(want) {
+					t.Errorf("%s: got %d, want %d: %v", kind, len(got), len(want), got)
+					return
+				}
+				for i, w := range want {
+					if !strings.Contains(got[i].String(), w) {
+						t.Errorf("%s %d = %q, want it to contain %q", kind, i, got[i], w)
+					}
+				}
+			}
+			match("errors", errs, tc.wantErrs)
+			match("warnings", warns, tc.wantWarns)
+		})
+	}
+}
+
+// TestCheckExecMetal is the check .ci/run makes, so a plain go test sees
+// a regression too.
+func TestCheckExecMetal(t *testing.T) {
+	c := newTestChecker(t)
+	dir := filepath.Join(c.cfg.ModuleRoot, "exec", "metal")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("no exec/metal yet")
+	}
+	diags, err := c.Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diags {
+		t.Error(d)
+	}
+}
+
+func TestRunExitStatus(t *testing.T) {
+	c := newTestChecker(t)
+	flags := []string{"-modroot", c.cfg.ModuleRoot, "-goroot", c.cfg.GOROOT, "-modcache", c.cfg.ModCache}
+	tests := []struct {
+		name string
+		args []string
+		want int
+		out  string
+	}{
+		{"good", []string{"testdata/good"}, 0, ""},
+		{"broken", []string{"testdata/broken"}, 1, "MemoryBarrierWithScopes undefined"},
+		{"warning only", []string{"testdata/badsel"}, 0, "warning:"},
+		{"no args", nil, 2, ""},
+		{"no such dir", []string{"testdata/nonexistent"}, 2, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			got := run(append(append([]string{}, flags...), tc.args...), &stdout, &stderr)
+			if got != tc.want {
+				t.Errorf("exit %d, want %d; stdout %q stderr %q", got, tc.want, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tc.out) {
+				t.Errorf("stdout %q lacks %q", stdout.String(), tc.out)
+			}
+		})
+	}
+}
+
+func TestUnresolvableImport(t *testing.T) {
+	c := &Checker{modPath: "example.com/m", cfg: Config{ModuleRoot: "/m", GOROOT: "/goroot"}}
+	if _, err := c.resolve("example.org/elsewhere/pkg", "/m"); !errors.Is(err, ErrResolve) {
+		t.Errorf("resolve of an unrequired module: err = %v, want ErrResolve", err)
+	}
+	if dir, err := c.resolve("example.com/m/exec/metal", "/m"); err != nil || dir != filepath.FromSlash("/m/exec/metal") {
+		t.Errorf("resolve main module = %q, %v", dir, err)
+	}
+	if dir, err := c.resolve("go/types", "/m"); err != nil || dir != filepath.FromSlash("/goroot/src/go/types") {
+		t.Errorf("resolve std = %q, %v", dir, err)
+	}
+}
