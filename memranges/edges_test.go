@@ -1,0 +1,82 @@
+package memranges
+
+import (
+	"errors"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// bruteReduction keeps conflict edge i->j iff no k between them is reached
+// from i and reaches j, by plain recursion over the conflict relation.
+func bruteReduction(ds []Dispatch) map[Edge]bool {
+	n := len(ds)
+	conf := func(i, j int) bool { _, ok := Conflicts(Exact, &ds[i], &ds[j]); return ok }
+	var reach func(i, j int) bool
+	reach = func(i, j int) bool {
+		if conf(i, j) {
+			return true
+		}
+		for k := i + 1; k < j; k++ {
+			if conf(i, k) && reach(k, j) {
+				return true
+			}
+		}
+		return false
+	}
+	out := map[Edge]bool{}
+	for j := range n {
+		for i := range j {
+			if !conf(i, j) {
+				continue
+			}
+			implied := false
+			for k := i + 1; k < j && !implied; k++ {
+				implied = reach(i, k) && reach(k, j)
+			}
+			if !implied {
+				out[Edge{i, j}] = true
+			}
+		}
+	}
+	return out
+}
+
+func TestEdgesReduction(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ds := genDispatches(t, 9)
+		es := Edges(ds)
+		if err := VerifyEdges(ds, es); err != nil {
+			t.Fatalf("VerifyEdges: %v", err)
+		}
+		want := bruteReduction(ds)
+		if len(es) != len(want) {
+			t.Fatalf("%d edges %v, brute-force reduction has %d %v", len(es), es, len(want), want)
+		}
+		for k, e := range es {
+			if !want[e] {
+				t.Fatalf("edge %v not in the brute-force reduction", e)
+			}
+			if k > 0 && (es[k-1].To > e.To || es[k-1].To == e.To && es[k-1].From >= e.From) {
+				t.Fatalf("edges not sorted by (To, From): %v", es)
+			}
+			// Every edge of a transitive reduction is needed.
+			cut := append(append([]Edge{}, es[:k]...), es[k+1:]...)
+			if err := VerifyEdges(ds, cut); !errors.Is(err, ErrEdge) {
+				t.Fatalf("VerifyEdges accepted the set without %v: %v", e, err)
+			}
+		}
+	})
+}
+
+func TestVerifyEdgesRejectsCorrupt(t *testing.T) {
+	ds := []Dispatch{
+		{Uses: []Use{use(0, 0, 8, Write)}},
+		{Uses: []Use{use(0, 0, 8, Read)}},
+	}
+	for _, es := range [][]Edge{nil, {{1, 0}}, {{0, 0}}, {{0, 2}}, {{-1, 1}}} {
+		if err := VerifyEdges(ds, es); !errors.Is(err, ErrEdge) {
+			t.Errorf("VerifyEdges(%v) = %v, want ErrEdge", es, err)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package memranges
+
+// An ivset is a set of bytes kept as sorted, disjoint, non-touching
+// half-open intervals [off[i], end[i]): off and end are both strictly
+// increasing and end[i] < off[i+1].
+//
+// The tracker only ever asks "does any recorded range of this kind overlap
+// the new one?", never "which one?", so the set may forget where one
+// recorded range stops and the next begins. Add merges a new interval with
+// every interval it overlaps or touches:
+//
+//	recorded  [0,64)        [128,192)      [256,320)
+//	add               [64,130)
+//	result    [0,192)                      [256,320)
+//
+// Merging keeps the union of bytes unchanged, and both overlap tests of
+// [Mode] depend only on that union (for non-empty ranges), so the answers
+// are the same as for the unmerged list. Because intervals are disjoint and
+// sorted, the first interval that ends after q.Off is the only candidate
+// for an overlap with q: one binary search answers the query.
+//
+// Costs, for n intervals in the set: overlaps is O(log n). add is O(log n)
+// to locate the insertion point, plus a memmove of the entries after it
+// (none when the new range lies past the last, the common case of a stream
+// that writes the arena in address order, or when it merges into a
+// neighbour); the k intervals it absorbs leave the set for good, so their
+// removal is paid for by their insertion.
+type ivset struct {
+	off []int64
+	end []int64
+}
+
+// firstEndAfter returns the smallest i with end[i] > x, or len(end).
+func (s *ivset) firstEndAfter(x int64) int {
+	lo, hi := 0, len(s.end)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.end[m] > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// overlaps reports whether the non-empty range [lo,hi) overlaps the set
+// under mode m (see Mode.overlaps).
+func (s *ivset) overlaps(m Mode, lo, hi int64) bool {
+	n := len(s.end)
+	if n == 0 || lo >= s.end[n-1] {
+		return false
+	}
+	i := s.firstEndAfter(lo)
+	if m == GGML {
+		return s.off[i] <= hi
+	}
+	return s.off[i] < hi
+}
+
+// add inserts the non-empty range [lo,hi), merging it with every interval
+// it overlaps or touches.
+func (s *ivset) add(lo, hi int64) {
+	n := len(s.end)
+	// Fast paths: empty set, past the last interval, touching the last.
+	if n == 0 || lo > s.end[n-1] {
+		s.off = append(s.off, lo)
+		s.end = append(s.end, hi)
+		return
+	}
+	if lo >= s.off[n-1] {
+		s.end[n-1] = max(s.end[n-1], hi)
+		return
+	}
+	// First interval that overlaps or touches [lo,hi): end >= lo.
+	i := s.firstEndAfter(lo - 1)
+	// Last such interval: off <= hi. Intervals i.. have increasing off.
+	j := i
+	for j < n && s.off[j] <= hi {
+		j++
+	}
+	if j == i { // no neighbour: insert a fresh interval at i
+		s.off = append(s.off, 0)
+		s.end = append(s.end, 0)
+		copy(s.off[i+1:], s.off[i:n])
+		copy(s.end[i+1:], s.end[i:n])
+		s.off[i], s.end[i] = lo, hi
+		return
+	}
+	// Merge intervals i..j-1 with [lo,hi) into slot i, drop the rest.
+	s.off[i] = min(s.off[i], lo)
+	s.end[i] = max(s.end[j-1], hi)
+	if j-i > 1 {
+		copy(s.off[i+1:], s.off[j:n])
+		copy(s.end[i+1:], s.end[j:n])
+		s.off = s.off[:n-(j-i-1)]
+		s.end = s.end[:n-(j-i-1)]
+	}
+}
+
+// reset empties the set, keeping its storage.
+func (s *ivset) reset() {
+	s.off = s.off[:0]
+	s.end = s.end[:0]
+}
+
+// len returns the number of disjoint intervals.
+func (s *ivset) len() int { return len(s.end) }
