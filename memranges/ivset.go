@@ -30,18 +30,27 @@ type ivset struct {
 	end []int64
 }
 
-// firstEndAfter returns the smallest i with end[i] > x, or len(end).
+// firstEndAfter returns the smallest i with end[i] > x, or len(end). The
+// loop is the branch-free form of binary search: the comparisons of a lookup
+// are unpredictable, so it turns each into a mask. (x - e) >> 63 is all ones
+// when e > x and zero otherwise; it cannot overflow, since x >= -1 and
+// every e is in [0, MaxInt64].
 func (s *ivset) firstEndAfter(x int64) int {
-	lo, hi := 0, len(s.end)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if s.end[m] > x {
-			hi = m
-		} else {
-			lo = m + 1
-		}
+	e := s.end
+	n := len(e)
+	if n == 0 {
+		return 0
 	}
-	return lo
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		base += half &^ int((x-e[base+half])>>63)
+		n -= half
+	}
+	if e[base] <= x {
+		base++
+	}
+	return base
 }
 
 // overlaps reports whether the non-empty range [lo,hi) overlaps the set
