@@ -1,0 +1,31 @@
+// Package exec runs planned graphs: the driver between the plan and a
+// device.
+//
+// A graph, a schedule, a memory plan and barriers compile into a Program:
+// plain data listing the device buffers (buffer 0 is the planned arena, one
+// more per external input, weight or constant), one Dispatch per node that
+// is not a pure view with a Binding per operand (buffer, byte offset of the
+// first element, bounding byte window, dtype, shape, byte strides), and the
+// positions of the barriers. Between two barriers the dispatches form a
+// group that a Backend may run in any order or all at once; memranges
+// proves that no two dispatches of a group touch the same bytes with a
+// write. Three modes choose the barriers: Serial (after every dispatch),
+// Inferred (memranges' minimal barriers for the schedule) and Reordered
+// (memranges' reorder to the fewest barriers, then its barriers). Reference
+// gives every value a fresh buffer of its own and runs serially: the run
+// every other run must equal bit for bit, since the kernels are the same.
+//
+// A Backend (exec/cpu, exec/metal) allocates buffers, prepares kernels and
+// encodes dispatches and barriers; see [Backend] for how the verbs map onto
+// the CPU, Metal and CUDA.
+//
+// Calls in order:
+//
+//	order, _ := g.Schedule()
+//	plan, _ := planner.PlanGraph(ctx, g, order, planner.Options{})
+//	prog, _ := exec.CompilePlan(g, order, plan, exec.Inferred)
+//	x, _ := exec.Load(cpu.New(cpu.Options{}), prog)   // alloc, prepare, upload weights
+//	res, _ := x.Run(ctx, inputs, exec.RunOptions{Profiler: p})
+//	_ = res.Outputs                                   // dense bytes per output value
+//	x.Close()
+package exec
