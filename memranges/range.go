@@ -3,6 +3,8 @@ package memranges
 import (
 	"fmt"
 	"math"
+
+	"github.com/memplan/memplan/ir"
 )
 
 // BufferID names one addressable buffer: the arena, or one external root
@@ -64,7 +66,7 @@ func (r Range) String() string { return fmt.Sprintf("buf%d[%d,%d)", r.Buf, r.Off
 type Use struct {
 	Range
 	Access Access
-	Value  int32
+	Value  ir.ValueID
 }
 
 // Hazard classifies a conflict between an earlier and a later access.

@@ -1,0 +1,157 @@
+package memranges
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/planner"
+)
+
+// AnalyzeOptions tunes Analyze.
+type AnalyzeOptions struct {
+	// Reorder applies Reorder before placing barriers.
+	Reorder bool
+	// Window bounds how far Reorder moves a dispatch (0: unbounded).
+	Window int
+}
+
+// Summary is the machine-readable outcome of Analyze; the JSON keys are
+// the ones planreport prints.
+type Summary struct {
+	Dispatches int `json:"dispatches"`
+	Barriers   int `json:"barriers"`
+	Groups     int `json:"groups"`
+	// CriticalPath is the number of dispatches on the longest conflict
+	// chain; no order needs fewer than CriticalPath-1 barriers.
+	CriticalPath int `json:"critical_path"`
+	// BarriersGGML is what the ggml-compatible mode (off-by-one test, whole
+	// root windows) emits for the same plan and the same order.
+	BarriersGGML int  `json:"barriers_ggml"`
+	Reordered    bool `json:"reordered"`
+	// Edges is the number of dependency edges (transitive reduction).
+	Edges int `json:"edges"`
+}
+
+// Analysis is a plan's dispatches in the order they run, their barriers
+// and the summary.
+type Analysis struct {
+	Stream   *Stream
+	Perm     []int // Stream.Dispatches[k] is dispatch Perm[k] of the schedule order
+	Barriers []Barrier
+	Summary  Summary
+}
+
+// Analyze derives the dispatches of g under plan p (order as for FromPlan),
+// optionally reorders them, places barriers in exact and ggml-compatible
+// modes, and checks the result with Verify and VerifyOrder. Its cost is
+// dominated by the O(n^2) conflict DAG and verifiers.
+func Analyze(g *ir.Graph, order []ir.NodeID, p *planner.Plan, opts AnalyzeOptions) (*Analysis, error) {
+	st, err := FromPlan(g, order, p, BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	wide, err := FromPlan(g, order, p, BuildOptions{WholeRoot: true})
+	if err != nil {
+		return nil, err
+	}
+	ds, gds := st.Dispatches, wide.Dispatches
+	perm := make([]int, len(ds))
+	for i := range perm {
+		perm[i] = i
+	}
+	if opts.Reorder {
+		if perm, _, err = Reorder(ds, ReorderOptions{Window: opts.Window}); err != nil {
+			return nil, err
+		}
+		if err := VerifyOrder(ds, perm); err != nil {
+			return nil, err
+		}
+		ds, _ = Permute(ds, perm)
+		gds, _ = Permute(gds, perm)
+	}
+	bs := PlaceBarriers(Exact, ds)
+	if err := Verify(ds, bs); err != nil {
+		return nil, err
+	}
+	a := &Analysis{
+		Stream:   &Stream{Dispatches: ds, Buffers: st.Buffers},
+		Perm:     perm,
+		Barriers: bs,
+		Summary: Summary{
+			Dispatches:   len(ds),
+			Barriers:     len(bs),
+			Groups:       len(GroupSizes(len(ds), bs)),
+			CriticalPath: CriticalPath(ds),
+			BarriersGGML: len(PlaceBarriers(GGML, gds)),
+			Reordered:    opts.Reorder,
+			Edges:        len(Edges(ds)),
+		},
+	}
+	return a, nil
+}
+
+// GroupHistogram returns (group size, number of groups of that size)
+// pairs, ascending by size.
+func (a *Analysis) GroupHistogram() [][2]int {
+	count := map[int]int{}
+	for _, s := range GroupSizes(len(a.Stream.Dispatches), a.Barriers) {
+		count[s]++
+	}
+	out := make([][2]int, 0, len(count))
+	for s, c := range count {
+		out = append(out, [2]int{s, c})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// WriteText prints the barrier report: the summary, the group-size
+// histogram and one line per barrier with its cause.
+func (a *Analysis) WriteText(w io.Writer) error {
+	s := a.Summary
+	var b strings.Builder
+	order := "schedule order"
+	if s.Reordered {
+		order = "reordered"
+	}
+	fmt.Fprintf(&b, "barriers (%s): %d dispatches, %d barriers, %d groups, critical path %d, %d dependency edges\n",
+		order, s.Dispatches, s.Barriers, s.Groups, s.CriticalPath, s.Edges)
+	fmt.Fprintf(&b, "ggml-compatible mode: %d barriers (%+d)\n", s.BarriersGGML, s.BarriersGGML-s.Barriers)
+	b.WriteString("group sizes:")
+	for _, h := range a.GroupHistogram() {
+		fmt.Fprintf(&b, " %dx%d", h[1], h[0])
+	}
+	b.WriteString("\n")
+	for _, br := range a.Barriers {
+		b.WriteString(a.CauseString(br))
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// CauseString describes one barrier: where it sits, the hazard, and the
+// conflicting pair with their buffer and byte ranges.
+func (a *Analysis) CauseString(br Barrier) string {
+	return describe(a.Stream, br)
+}
+
+func describe(st *Stream, br Barrier) string {
+	c := br.Cause
+	name := func(i int) string {
+		if i < 0 || i >= len(st.Dispatches) {
+			return fmt.Sprintf("#%d", i)
+		}
+		return fmt.Sprintf("#%d %s", i, st.Dispatches[i].Name)
+	}
+	buf := fmt.Sprintf("buf%d", c.SecondUse.Buf)
+	if int(c.SecondUse.Buf) < len(st.Buffers) {
+		buf = st.Buffers[c.SecondUse.Buf].Name
+	}
+	return fmt.Sprintf("barrier before %s: %v on %s: %s %s [%d,%d) -> %s [%d,%d)",
+		name(br.Before), c.Hazard, buf, name(c.First), c.FirstUse.Access, c.FirstUse.Off, c.FirstUse.End(),
+		c.SecondUse.Access, c.SecondUse.Off, c.SecondUse.End())
+}
