@@ -135,11 +135,12 @@ func (a *Analysis) WriteText(w io.Writer) error {
 
 // CauseString describes one barrier: where it sits, the hazard, and the
 // conflicting pair with their buffer and byte ranges.
-func (a *Analysis) CauseString(br Barrier) string {
-	return describe(a.Stream, br)
-}
+func (a *Analysis) CauseString(br Barrier) string { return a.Stream.Describe(br) }
 
-func describe(st *Stream, br Barrier) string {
+// Describe prints one barrier of the stream's dispatch list: where it sits,
+// the hazard, the buffer by name, and the conflicting pair with their byte
+// ranges.
+func (st *Stream) Describe(br Barrier) string {
 	c := br.Cause
 	name := func(i int) string {
 		if i < 0 || i >= len(st.Dispatches) {
