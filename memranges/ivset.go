@@ -57,8 +57,8 @@ func (s *ivset) firstEndAfter(x int64) int {
 // under mode m (see Mode.overlaps).
 func (s *ivset) overlaps(m Mode, lo, hi int64) bool {
 	n := len(s.end)
-	if n == 0 || lo >= s.end[n-1] {
-		return false
+	if n == 0 || lo >= s.end[n-1] || hi < s.off[0] {
+		return false // past the last interval, or before the first
 	}
 	i := s.firstEndAfter(lo)
 	if m == GGML {
