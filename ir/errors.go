@@ -22,6 +22,7 @@ var (
 	ErrTypeMismatch = errors.New("type mismatch")
 	ErrFormat       = errors.New("malformed graph file")
 	ErrFlags        = errors.New("invalid flags")
+	ErrID           = errors.New("id does not match its index")
 )
 
 // NodeError is a problem with one node. It names the node and wraps the class.

@@ -1,0 +1,543 @@
+package ir
+
+// The graph file format: versioned JSON, specified in docs/FORMAT.md.
+//
+// A file is one object with the keys format, version, name, values, nodes
+// and (optionally) order. Values and nodes are arrays indexed by ID, so
+// references are plain integers. The printer ([Print]) writes a canonical
+// layout: fixed key order, one value or node per line, omitted empty optional
+// fields. Parsing a canonical file and printing it again gives the same bytes,
+// which keeps diffs of testdata small and lets the fuzz target check that the
+// two directions agree.
+//
+// Decoding reads the top-level object token by token and decodes each value
+// and node with its own json.Decoder call, remembering where each element
+// starts, so an error names the line and the field:
+//
+//	ir: line 7: values[3].dtype: unknown dtype "f33": malformed graph file
+//
+// Allocation is bounded by the input: every shape is checked against MaxBytes
+// and every data field's decoded length against the value's byte size before
+// anything of that size is allocated; IDs must fit in int32.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// FormatName and FormatVersion identify the file format; a file with another
+// format name or version is rejected.
+const (
+	FormatName    = "memplan-graph"
+	FormatVersion = 1
+)
+
+// FormatError is a problem in a graph file. Line is 1-based (0 when
+// unknown); Field is a path such as "values[3].dtype". It matches both
+// ErrFormat and the class of the cause (ErrDType, ErrOverflow, ...) under
+// errors.Is.
+type FormatError struct {
+	Line  int
+	Field string
+	Err   error
+}
+
+func (e *FormatError) Error() string {
+	s := "ir: "
+	if e.Line > 0 {
+		s += "line " + strconv.Itoa(e.Line) + ": "
+	}
+	if e.Field != "" {
+		s += e.Field + ": "
+	}
+	s += e.Err.Error()
+	if !errors.Is(e.Err, ErrFormat) {
+		s += ": " + ErrFormat.Error()
+	}
+	return s
+}
+
+// Unwrap returns ErrFormat and the cause, so errors.Is sees both.
+func (e *FormatError) Unwrap() []error { return []error{ErrFormat, e.Err} }
+
+// Parse decodes a graph file and validates the graph. It returns the graph
+// only when both succeed; the error is a *FormatError for a malformed file, or
+// the joined errors of [Graph.Validate]. Use [Decode] to read a well-formed
+// file whose graph may be invalid.
+func Parse(data []byte) (*Graph, error) {
+	g, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Decode reads a graph file without validating the graph. It checks what the
+// file itself must get right (syntax, field types, known dtypes, flags and
+// attribute kinds, IDs equal to positions, references in range, shapes within
+// MaxBytes, data lengths) and sets each value's Producer from the nodes'
+// outputs (the first node listing a value wins; Validate reports a second).
+func Decode(data []byte) (*Graph, error) {
+	d := &decoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	d.dec.DisallowUnknownFields()
+	g, err := d.file()
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// File-level JSON shapes. Pointers mark required fields so that a missing
+// one is an error rather than a zero.
+type fileValue struct {
+	ID        *int64    `json:"id"`
+	Name      string    `json:"name"`
+	DType     *string   `json:"dtype"`
+	Shape     []int64   `json:"shape"`
+	Flags     []string  `json:"flags"`
+	PinReason string    `json:"pin_reason"`
+	View      *fileView `json:"view"`
+	Data      *string   `json:"data"`
+}
+
+type fileView struct {
+	Base    *int64  `json:"base"`
+	Offset  int64   `json:"offset"`
+	Strides []int64 `json:"strides"`
+}
+
+type fileNode struct {
+	ID        *int64                     `json:"id"`
+	Name      string                     `json:"name"`
+	Op        string                     `json:"op"`
+	Opaque    bool                       `json:"opaque"`
+	Inputs    []int64                    `json:"inputs"`
+	Outputs   []int64                    `json:"outputs"`
+	Attrs     map[string]json.RawMessage `json:"attrs"`
+	KeepAlive []int64                    `json:"keep_alive"`
+}
+
+type decoder struct {
+	data []byte
+	dec  *json.Decoder
+	// element start offsets, for reference checks after all elements are read
+	valueAt, nodeAt []int64
+	orderAt         int64
+}
+
+// line returns the 1-based line of byte offset off.
+func (d *decoder) line(off int64) int {
+	if off > int64(len(d.data)) {
+		off = int64(len(d.data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	return 1 + bytes.Count(d.data[:off], []byte{'\n'})
+}
+
+func (d *decoder) errAt(off int64, field string, format string, args ...any) error {
+	return &FormatError{Line: d.line(off), Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// jsonErr converts an encoding/json error into a FormatError with a line.
+func (d *decoder) jsonErr(err error, field string, start int64) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return &FormatError{Line: d.line(se.Offset), Field: field, Err: fmt.Errorf("%v: %w", se, ErrFormat)}
+	case errors.As(err, &te):
+		f := field
+		if te.Field != "" {
+			f += "." + te.Field
+		}
+		return &FormatError{Line: d.line(te.Offset), Field: f, Err: fmt.Errorf("cannot read %s into %v: %w", te.Value, te.Type, ErrFormat)}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return &FormatError{Line: d.line(int64(len(d.data))), Field: field, Err: fmt.Errorf("unexpected end of file: %w", ErrFormat)}
+	}
+	return &FormatError{Line: d.line(start), Field: field, Err: fmt.Errorf("%v: %w", err, ErrFormat)}
+}
+
+// next returns the offset where the next JSON value starts after the
+// decoder's position (skipping blanks, commas and colons).
+func (d *decoder) next() int64 {
+	off := d.dec.InputOffset()
+	for off < int64(len(d.data)) {
+		switch d.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+func (d *decoder) delim(want json.Delim, field string) error {
+	start := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.jsonErr(err, field, start)
+	}
+	if got, ok := tok.(json.Delim); !ok || got != want {
+		return d.errAt(start, field, "want %q, found %v: %w", string(want), tok, ErrFormat)
+	}
+	return nil
+}
+
+func (d *decoder) file() (*Graph, error) {
+	if err := d.delim('{', ""); err != nil {
+		return nil, err
+	}
+	g := &Graph{}
+	var fvals []fileValue
+	var fnodes []fileNode
+	seen := map[string]bool{}
+	for d.dec.More() {
+		start := d.next()
+		tok, err := d.dec.Token()
+		if err != nil {
+			return nil, d.jsonErr(err, "", start)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, d.errAt(start, "", "want a key, found %v: %w", tok, ErrFormat)
+		}
+		if seen[key] {
+			return nil, d.errAt(start, key, "duplicate key: %w", ErrFormat)
+		}
+		seen[key] = true
+		vstart := d.next()
+		switch key {
+		case "format":
+			var s string
+			if err := d.dec.Decode(&s); err != nil {
+				return nil, d.jsonErr(err, key, vstart)
+			}
+			if s != FormatName {
+				return nil, d.errAt(vstart, key, "not a %s file (format %q): %w", FormatName, s, ErrFormat)
+			}
+		case "version":
+			var v int64
+			if err := d.dec.Decode(&v); err != nil {
+				return nil, d.jsonErr(err, key, vstart)
+			}
+			if v != FormatVersion {
+				return nil, d.errAt(vstart, key, "unsupported version %d (this reader knows %d): %w", v, FormatVersion, ErrFormat)
+			}
+		case "name":
+			if err := d.dec.Decode(&g.Name); err != nil {
+				return nil, d.jsonErr(err, key, vstart)
+			}
+		case "values":
+			if fvals, err = decodeArray[fileValue](d, key, &d.valueAt); err != nil {
+				return nil, err
+			}
+		case "nodes":
+			if fnodes, err = decodeArray[fileNode](d, key, &d.nodeAt); err != nil {
+				return nil, err
+			}
+		case "order":
+			d.orderAt = vstart
+			var order []int64
+			if err := d.dec.Decode(&order); err != nil {
+				return nil, d.jsonErr(err, key, vstart)
+			}
+			if order == nil {
+				return nil, d.errAt(vstart, key, "null order (omit the key for the default schedule): %w", ErrFormat)
+			}
+			g.Order = make([]NodeID, 0, len(order))
+			for i, id := range order {
+				if id < 0 || id > math.MaxInt32 {
+					return nil, d.errAt(vstart, fmt.Sprintf("order[%d]", i), "node id %d out of range: %w", id, ErrFormat)
+				}
+				g.Order = append(g.Order, NodeID(id))
+			}
+		default:
+			return nil, d.errAt(start, key, "unknown key: %w", ErrFormat)
+		}
+	}
+	if err := d.delim('}', ""); err != nil {
+		return nil, err
+	}
+	if end := d.next(); end != int64(len(d.data)) {
+		return nil, d.errAt(end, "", "data after the graph object: %w", ErrFormat)
+	}
+	for _, k := range []string{"format", "version", "values", "nodes"} {
+		if !seen[k] {
+			return nil, &FormatError{Line: 1, Field: k, Err: fmt.Errorf("missing required key: %w", ErrFormat)}
+		}
+	}
+	g.Values = make([]*Value, len(fvals))
+	for i := range fvals {
+		v, err := d.value(i, &fvals[i], len(fvals))
+		if err != nil {
+			return nil, err
+		}
+		g.Values[i] = v
+	}
+	g.Nodes = make([]*Node, len(fnodes))
+	for i := range fnodes {
+		n, err := d.node(i, &fnodes[i], len(fvals))
+		if err != nil {
+			return nil, err
+		}
+		g.Nodes[i] = n
+		for _, o := range n.Outputs {
+			if v := g.Values[o]; v.Producer == NoNode {
+				v.Producer = n.ID
+			}
+		}
+	}
+	for i, id := range g.Order {
+		if int(id) >= len(g.Nodes) {
+			return nil, d.errAt(d.orderAt, fmt.Sprintf("order[%d]", i), "node id %d out of range [0, %d): %w", id, len(g.Nodes), ErrFormat)
+		}
+	}
+	return g, nil
+}
+
+// decodeArray reads a JSON array of T, one element per Decode call, and
+// records where each element starts.
+func decodeArray[T any](d *decoder, key string, at *[]int64) ([]T, error) {
+	if err := d.delim('[', key); err != nil {
+		return nil, err
+	}
+	var out []T
+	for d.dec.More() {
+		start := d.next()
+		field := fmt.Sprintf("%s[%d]", key, len(out))
+		var e T
+		if err := d.dec.Decode(&e); err != nil {
+			return nil, d.jsonErr(err, field, start)
+		}
+		out = append(out, e)
+		*at = append(*at, start)
+	}
+	if err := d.delim(']', key); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ref checks that a value ID read from the file is in range.
+func (d *decoder) ref(off int64, field string, id int64, n int) (ValueID, error) {
+	if id < 0 || id >= int64(n) {
+		return 0, d.errAt(off, field, "value id %d out of range [0, %d): %w", id, n, ErrUndefined)
+	}
+	return ValueID(id), nil
+}
+
+func (d *decoder) refs(off int64, field string, ids []int64, n int) ([]ValueID, error) {
+	if ids == nil {
+		return nil, nil
+	}
+	out := make([]ValueID, len(ids))
+	for i, id := range ids {
+		r, err := d.ref(off, fmt.Sprintf("%s[%d]", field, i), id, n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func (d *decoder) value(i int, fv *fileValue, n int) (*Value, error) {
+	off := d.valueAt[i]
+	field := fmt.Sprintf("values[%d]", i)
+	if fv.ID == nil {
+		return nil, d.errAt(off, field+".id", "missing: %w", ErrFormat)
+	}
+	if *fv.ID != int64(i) {
+		return nil, d.errAt(off, field+".id", "id %d at position %d (ids are dense, in order): %w", *fv.ID, i, ErrFormat)
+	}
+	v := &Value{ID: ValueID(i), Name: fv.Name, PinReason: fv.PinReason, Producer: NoNode}
+	if fv.DType == nil {
+		return nil, d.errAt(off, field+".dtype", "missing: %w", ErrFormat)
+	}
+	dt, err := ParseDType(*fv.DType)
+	if err != nil {
+		return nil, &FormatError{Line: d.line(off), Field: field + ".dtype", Err: err}
+	}
+	v.DType = dt
+	if fv.Shape == nil {
+		return nil, d.errAt(off, field+".shape", "missing (a scalar has shape []): %w", ErrFormat)
+	}
+	v.Shape = Shape(fv.Shape)
+	size, err := ByteSize(dt, v.Shape)
+	if err != nil {
+		return nil, &FormatError{Line: d.line(off), Field: field + ".shape", Err: err}
+	}
+	for j, name := range fv.Flags {
+		f, err := ParseFlag(name)
+		if err != nil {
+			return nil, &FormatError{Line: d.line(off), Field: fmt.Sprintf("%s.flags[%d]", field, j), Err: err}
+		}
+		if v.Flags&f != 0 {
+			return nil, d.errAt(off, fmt.Sprintf("%s.flags[%d]", field, j), "flag %q repeated: %w", name, ErrFormat)
+		}
+		v.Flags |= f
+	}
+	if fv.View != nil {
+		if fv.View.Base == nil {
+			return nil, d.errAt(off, field+".view.base", "missing: %w", ErrFormat)
+		}
+		base, err := d.ref(off, field+".view.base", *fv.View.Base, n)
+		if err != nil {
+			return nil, err
+		}
+		v.View = &View{Base: base, OffsetBytes: fv.View.Offset, StridesBytes: fv.View.Strides}
+	}
+	if fv.Data != nil {
+		// Bound the allocation by the value's size before decoding.
+		if int64(base64.StdEncoding.DecodedLen(len(*fv.Data))) > size+2 {
+			return nil, d.errAt(off, field+".data", "%d base64 characters for a %d-byte value: %w", len(*fv.Data), size, ErrFormat)
+		}
+		b, err := base64.StdEncoding.DecodeString(*fv.Data)
+		if err != nil {
+			return nil, d.errAt(off, field+".data", "%v: %w", err, ErrFormat)
+		}
+		if int64(len(b)) != size {
+			return nil, d.errAt(off, field+".data", "%d bytes of data for a %d-byte value: %w", len(b), size, ErrFormat)
+		}
+		v.Data = b
+	}
+	return v, nil
+}
+
+func (d *decoder) node(i int, fn *fileNode, nvals int) (*Node, error) {
+	off := d.nodeAt[i]
+	field := fmt.Sprintf("nodes[%d]", i)
+	if fn.ID == nil {
+		return nil, d.errAt(off, field+".id", "missing: %w", ErrFormat)
+	}
+	if *fn.ID != int64(i) {
+		return nil, d.errAt(off, field+".id", "id %d at position %d (ids are dense, in order): %w", *fn.ID, i, ErrFormat)
+	}
+	if fn.Op == "" {
+		return nil, d.errAt(off, field+".op", "missing: %w", ErrFormat)
+	}
+	n := &Node{ID: NodeID(i), Name: fn.Name, Op: fn.Op, Opaque: fn.Opaque}
+	var err error
+	if fn.Inputs == nil {
+		return nil, d.errAt(off, field+".inputs", "missing (write [] for none): %w", ErrFormat)
+	}
+	if n.Inputs, err = d.refs(off, field+".inputs", fn.Inputs, nvals); err != nil {
+		return nil, err
+	}
+	if fn.Outputs == nil {
+		return nil, d.errAt(off, field+".outputs", "missing: %w", ErrFormat)
+	}
+	if n.Outputs, err = d.refs(off, field+".outputs", fn.Outputs, nvals); err != nil {
+		return nil, err
+	}
+	if len(fn.KeepAlive) > 0 {
+		if n.KeepAlive, err = d.refs(off, field+".keep_alive", fn.KeepAlive, nvals); err != nil {
+			return nil, err
+		}
+	}
+	if len(fn.Attrs) > 0 {
+		n.Attrs = make(Attrs, len(fn.Attrs))
+		for k, raw := range fn.Attrs {
+			a, err := decodeAttr(raw)
+			if err != nil {
+				return nil, &FormatError{Line: d.line(off), Field: field + ".attrs." + k, Err: err}
+			}
+			n.Attrs[k] = a
+		}
+	}
+	return n, nil
+}
+
+// decodeAttr reads one attribute: an object with exactly one of the keys
+// int, ints, float, floats, str.
+func decodeAttr(raw json.RawMessage) (Attr, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || len(m) != 1 {
+		return Attr{}, fmt.Errorf("an attribute is an object with one key (int, ints, float, floats or str): %w", ErrAttr)
+	}
+	for k, body := range m {
+		var err error
+		var a Attr
+		if string(body) == "null" {
+			return Attr{}, fmt.Errorf("%s: null: %w", k, ErrAttr)
+		}
+		switch k {
+		case "int":
+			a.Kind = AttrInt
+			err = json.Unmarshal(body, &a.Int)
+		case "ints":
+			a.Kind = AttrInts
+			err = json.Unmarshal(body, &a.Ints)
+			if err == nil && a.Ints == nil {
+				err = errors.New("null list")
+			}
+		case "float":
+			a.Kind = AttrFloat
+			a.Float, err = decodeFloat(body)
+		case "floats":
+			a.Kind = AttrFloats
+			var items []json.RawMessage
+			if err = json.Unmarshal(body, &items); err == nil && items == nil {
+				err = errors.New("null list")
+			}
+			if err == nil {
+				a.Floats = make([]float64, len(items))
+				for j, it := range items {
+					if a.Floats[j], err = decodeFloat(it); err != nil {
+						break
+					}
+				}
+			}
+		case "str":
+			a.Kind = AttrString
+			err = json.Unmarshal(body, &a.Str)
+		default:
+			return Attr{}, fmt.Errorf("unknown attribute kind %q: %w", k, ErrAttr)
+		}
+		if err != nil {
+			return Attr{}, fmt.Errorf("%s: %v: %w", k, err, ErrAttr)
+		}
+		return a, nil
+	}
+	return Attr{}, ErrAttr // unreachable: len(m) == 1
+}
+
+// decodeFloat reads a JSON number, or one of the strings "inf", "-inf",
+// "nan" that JSON cannot write as numbers.
+func decodeFloat(body json.RawMessage) (float64, error) {
+	if string(body) == "null" {
+		return 0, errors.New("null float")
+	}
+	if len(body) > 0 && body[0] == '"' {
+		var s string
+		if err := json.Unmarshal(body, &s); err != nil {
+			return 0, err
+		}
+		switch s {
+		case "inf":
+			return math.Inf(1), nil
+		case "-inf":
+			return math.Inf(-1), nil
+		case "nan":
+			return math.NaN(), nil
+		}
+		return 0, fmt.Errorf("float string %q (only inf, -inf, nan)", s)
+	}
+	var f float64
+	if err := json.Unmarshal(body, &f); err != nil {
+		return 0, err
+	}
+	return f, nil
+}

@@ -1,0 +1,533 @@
+package ir
+
+// Validation: an independent, brute-force-able check of every invariant the
+// rest of the pipeline relies on. It never trusts the graph: nil entries,
+// negative or out-of-range IDs, cyclic view chains and absurd sizes are all
+// reported, never dereferenced.
+//
+// The checks run in passes; a pass skips what an earlier pass found broken,
+// so one bad value gives one error rather than a cascade:
+//
+//  1. values: dense IDs, dtype, shape and byte size, flags, data length;
+//  2. nodes: dense IDs, known op (or Opaque), references in range, outputs
+//     not repeated and not external, attribute kinds;
+//  3. producers: each value is produced by at most one node and its
+//     Producer field names that node; every value is defined (external,
+//     produced, or a view);
+//  4. views: chains end at a root (no cycle), and every byte a view can
+//     address lies inside its root;
+//  5. types: for each known op, arity, and the stored output types equal
+//     those OpInfo.Infer computes; view-op outputs that are views sit where
+//     OpInfo.View says;
+//  6. dependencies: no cycle among nodes (through view chains);
+//  7. the explicit schedule, if any, respects every dependency.
+//
+// View bounds, worked: a root f32[4,8] has 128 bytes. The view
+// {base: root, offset: 4, strides: [32, 8]} of shape f32[4,4] addresses bytes
+// from 4 (index [0,0]) to 4 + 3*32 + 3*8 + 4 = 128 (exclusive, index [3,3]
+// plus one element): inside. With offset 8 it would end at 132: out of bounds.
+// The check computes the lowest and highest addressed byte over the whole
+// index box (negative strides count toward the low end), so it covers every
+// element without visiting any.
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// Validate checks every invariant of the graph and reports every violation
+// at once with errors.Join. Each violation is a *NodeError or *ValueError
+// naming the culprit and wrapping one of the package's sentinels (ErrCycle,
+// ErrUndefined, ...). A nil result means the graph is well-formed: IDs are
+// dense, every reference resolves, the node graph is acyclic, views stay in
+// bounds, known ops have the types their shape rules give, and g.Order (if
+// set) is a valid schedule. Validate never panics, whatever the graph holds.
+func (g *Graph) Validate() error {
+	if g == nil {
+		return fmt.Errorf("ir: nil graph: %w", ErrUndefined)
+	}
+	c := &checker{g: g}
+	c.values()
+	c.nodes()
+	c.producers()
+	c.views()
+	c.types()
+	c.dependencies()
+	c.schedule()
+	return errors.Join(c.errs...)
+}
+
+// checker carries the side tables of one Validate call, indexed by ID.
+type checker struct {
+	g    *Graph
+	errs []error
+	// okVal[v]: the value is non-nil with a valid type and size.
+	okVal  []bool
+	size   []int64 // byte size of each okVal value
+	okNode []bool  // non-nil, references in range
+	prods  [][]NodeID
+	// view chains: chainOK[v] is true when v's chain ends at a root
+	// (always true for a non-view); root and off are then set.
+	chainOK []bool
+	root    []ValueID
+	off     []int64
+	cyclic  bool // a node cycle was found; the schedule check is skipped
+}
+
+func (c *checker) valueErr(id ValueID, format string, args ...any) {
+	name := ""
+	if v := c.g.Value(id); v != nil {
+		name = v.Name
+	}
+	c.errs = append(c.errs, &ValueError{Value: id, Name: name, Err: fmt.Errorf(format, args...)})
+}
+
+func (c *checker) nodeErr(id NodeID, format string, args ...any) {
+	e := &NodeError{Node: id, Err: fmt.Errorf(format, args...)}
+	if n := c.g.Node(id); n != nil {
+		e.Name, e.Op = n.Name, n.Op
+	}
+	c.errs = append(c.errs, e)
+}
+
+// valueName names a value in a message: 3 "h" or 3 when it has no name.
+func (c *checker) valueName(id ValueID) string {
+	if v := c.g.Value(id); v != nil && v.Name != "" {
+		return fmt.Sprintf("%d %q", id, v.Name)
+	}
+	return fmt.Sprint(id)
+}
+
+const externalFlags = FlagInput | FlagWeight | FlagConstant
+
+func (c *checker) values() {
+	g := c.g
+	c.okVal = make([]bool, len(g.Values))
+	c.size = make([]int64, len(g.Values))
+	for i, v := range g.Values {
+		id := ValueID(i)
+		if v == nil {
+			c.valueErr(id, "nil value: %w", ErrUndefined)
+			continue
+		}
+		if v.ID != id {
+			c.valueErr(id, "id %d at index %d: %w", v.ID, i, ErrID)
+		}
+		size, err := ByteSize(v.DType, v.Shape)
+		if err != nil {
+			c.valueErr(id, "%w", err)
+		} else {
+			c.okVal[i], c.size[i] = true, size
+		}
+		if v.Flags >= 1<<len(flagNames) {
+			c.valueErr(id, "unknown flag bits %#x: %w", uint8(v.Flags), ErrFlags)
+		}
+		if ext := v.Flags & externalFlags; ext&(ext-1) != 0 {
+			c.valueErr(id, "flags %v: at most one of input, weight, constant: %w", v.Flags, ErrFlags)
+		}
+		if v.Flags.Has(FlagPinned) && v.PinReason == "" {
+			c.valueErr(id, "pinned without a reason: %w", ErrFlags)
+		}
+		if !v.Flags.Has(FlagPinned) && v.PinReason != "" {
+			c.valueErr(id, "pin reason %q but not pinned: %w", v.PinReason, ErrFlags)
+		}
+		if v.Data != nil {
+			if v.Flags&(FlagWeight|FlagConstant) == 0 {
+				c.valueErr(id, "data on a value that is neither weight nor constant: %w", ErrFlags)
+			} else if c.okVal[i] && int64(len(v.Data)) != size {
+				c.valueErr(id, "%d bytes of data for a %d-byte %v: %w", len(v.Data), size, v.Type(), ErrShape)
+			}
+		}
+		if v.View != nil && v.Flags&externalFlags != 0 {
+			c.valueErr(id, "a view cannot be %v (its storage is its base's): %w", v.Flags&externalFlags, ErrFlags)
+		}
+		if v.View != nil && v.Data != nil {
+			c.valueErr(id, "a view cannot carry data: %w", ErrFlags)
+		}
+	}
+}
+
+func (c *checker) nodes() {
+	g := c.g
+	c.okNode = make([]bool, len(g.Nodes))
+	c.prods = make([][]NodeID, len(g.Values))
+	for i, n := range g.Nodes {
+		id := NodeID(i)
+		if n == nil {
+			c.nodeErr(id, "nil node: %w", ErrUndefined)
+			continue
+		}
+		ok := true
+		if n.ID != id {
+			c.nodeErr(id, "id %d at index %d: %w", n.ID, i, ErrID)
+		}
+		if n.Op == "" {
+			c.nodeErr(id, "no op: %w", ErrUnknownOp)
+		} else if _, known := LookupOp(n.Op); !known && !n.Opaque {
+			c.nodeErr(id, "op %q is not in the core set and the node is not opaque: %w", n.Op, ErrUnknownOp)
+		}
+		for _, ref := range []struct {
+			what string
+			ids  []ValueID
+		}{{"input", n.Inputs}, {"output", n.Outputs}, {"keep-alive", n.KeepAlive}} {
+			for j, v := range ref.ids {
+				if c.g.Value(v) == nil {
+					c.nodeErr(id, "%s %d: value %d is not defined (%d values): %w", ref.what, j, v, len(g.Values), ErrUndefined)
+					ok = false
+				}
+			}
+		}
+		if len(n.Outputs) == 0 {
+			c.nodeErr(id, "no outputs: %w", ErrArity)
+		}
+		for j, o := range n.Outputs {
+			v := g.Value(o)
+			if v == nil {
+				continue
+			}
+			if slices.Contains(n.Outputs[:j], o) {
+				c.nodeErr(id, "output %d repeats value %s: %w", j, c.valueName(o), ErrRedefined)
+				continue
+			}
+			if v.Flags&externalFlags != 0 {
+				c.nodeErr(id, "output %d is %s, which is %v: a node cannot write it: %w", j, c.valueName(o), v.Flags&externalFlags, ErrFlags)
+			}
+			c.prods[o] = append(c.prods[o], id)
+		}
+		for _, k := range n.Attrs.Keys() {
+			if a := n.Attrs[k]; a.Kind < AttrInt || a.Kind > AttrString {
+				c.nodeErr(id, "attribute %q has kind %d: %w", k, a.Kind, ErrAttr)
+			}
+		}
+		c.okNode[i] = ok
+	}
+}
+
+func (c *checker) producers() {
+	g := c.g
+	for i, v := range g.Values {
+		if v == nil {
+			continue
+		}
+		id := ValueID(i)
+		ps := c.prods[i]
+		switch {
+		case len(ps) > 1:
+			c.valueErr(id, "produced by nodes %v: %w", ps, ErrRedefined)
+		case len(ps) == 1 && v.Producer != ps[0]:
+			c.valueErr(id, "Producer is %d but node %d produces it: %w", v.Producer, ps[0], ErrRedefined)
+		case len(ps) == 0 && v.Producer != NoNode:
+			c.valueErr(id, "Producer is %d but no node lists it as an output: %w", v.Producer, ErrUndefined)
+		case len(ps) == 0 && v.View == nil && v.Flags&externalFlags == 0:
+			c.valueErr(id, "never defined: no node produces it and it is not an input, weight, constant or view: %w", ErrUndefined)
+		}
+	}
+}
+
+// bound is far beyond any valid offset (MaxBytes is 2^48); arithmetic on
+// offsets saturates there so that it cannot overflow int64.
+const bound = int64(1) << 56
+
+func satAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case s > bound || (a > 0 && b > 0 && s < 0):
+		return bound
+	case s < -bound || (a < 0 && b < 0 && s > 0):
+		return -bound
+	}
+	return s
+}
+
+// satMul returns n*s saturated to [-bound, bound], for n >= 0.
+func satMul(n, s int64) int64 {
+	neg := s < 0
+	if neg {
+		s = -s // s >= -2^63+1 after the caller's clamp
+	}
+	hi, lo := bits.Mul64(uint64(n), uint64(s))
+	p := bound
+	if hi == 0 && lo < uint64(bound) {
+		p = int64(lo)
+	}
+	if neg {
+		return -p
+	}
+	return p
+}
+
+func clamp(x int64) int64 { return max(-bound, min(bound, x)) }
+
+func (c *checker) views() {
+	g := c.g
+	n := len(g.Values)
+	c.chainOK = make([]bool, n)
+	c.root = make([]ValueID, n)
+	c.off = make([]int64, n)
+	state := make([]uint8, n) // 0 new, 1 on the current path, 2 done
+	var path []ValueID
+	for i := range g.Values {
+		path = path[:0]
+		cur := ValueID(i)
+		// Walk to a root, a resolved value, or trouble.
+		for {
+			v := g.Value(cur)
+			if v == nil || state[cur] == 2 {
+				break
+			}
+			if state[cur] == 1 { // cycle: report once, at its smallest member
+				k := slices.Index(path, cur)
+				cyc := slices.Clone(path[k:])
+				least := slices.Min(cyc)
+				c.valueErr(least, "view chain %v returns to itself: %w", cyc, ErrCycle)
+				break
+			}
+			state[cur] = 1
+			path = append(path, cur)
+			if v.View == nil {
+				c.chainOK[cur], c.root[cur], c.off[cur] = true, cur, 0
+				break
+			}
+			base := v.View.Base
+			if g.Value(base) == nil {
+				c.valueErr(cur, "view of value %d, which is not defined: %w", base, ErrUndefined)
+				break
+			}
+			cur = base
+		}
+		// Resolve the path backwards from its end.
+		for j := len(path) - 1; j >= 0; j-- {
+			p := path[j]
+			state[p] = 2
+			v := g.Values[p]
+			if v.View == nil {
+				continue
+			}
+			b := v.View.Base
+			if g.Value(b) != nil && c.chainOK[b] {
+				c.chainOK[p], c.root[p], c.off[p] = true, c.root[b], satAdd(c.off[b], clamp(v.View.OffsetBytes))
+			}
+		}
+	}
+	for i, v := range g.Values {
+		if v != nil && v.View != nil && c.chainOK[i] && c.okVal[i] && c.okVal[c.root[i]] {
+			c.viewBounds(ValueID(i), v)
+		}
+	}
+}
+
+// viewBounds checks that every byte view v addresses lies inside its root.
+func (c *checker) viewBounds(id ValueID, v *Value) {
+	elem := v.DType.Size()
+	strides := v.View.StridesBytes
+	if strides == nil {
+		strides = ContiguousStrides(v.Shape, elem)
+	}
+	if len(strides) != len(v.Shape) {
+		c.valueErr(id, "%d strides for rank %d: %w", len(strides), len(v.Shape), ErrShape)
+		return
+	}
+	rootSize := c.size[c.root[id]]
+	start := c.off[id]
+	where := fmt.Sprintf("view of root %s", c.valueName(c.root[id]))
+	if start%elem != 0 {
+		c.valueErr(id, "%s starts at byte %d, not a multiple of the %v element size %d: %w", where, start, v.DType, elem, ErrViewBounds)
+		return
+	}
+	for k, s := range strides {
+		if s%elem != 0 && v.Shape[k] > 1 {
+			c.valueErr(id, "stride %d of %d bytes is not a multiple of the %v element size %d: %w", k, s, v.DType, elem, ErrViewBounds)
+			return
+		}
+	}
+	if slices.Contains(v.Shape, 0) { // addresses nothing; its start must still be inside
+		if start < 0 || start > rootSize {
+			c.valueErr(id, "empty %s starts at byte %d, outside [0, %d): %w", where, start, rootSize, ErrViewBounds)
+		}
+		return
+	}
+	lo, hi := start, satAdd(start, elem)
+	for k, d := range v.Shape {
+		span := satMul(d-1, clamp(strides[k]))
+		if span < 0 {
+			lo = satAdd(lo, span)
+		} else {
+			hi = satAdd(hi, span)
+		}
+	}
+	if lo < 0 || hi > rootSize {
+		c.valueErr(id, "%s addresses bytes [%d, %d), outside [0, %d): %w", where, lo, hi, rootSize, ErrViewBounds)
+	}
+}
+
+func (c *checker) types() {
+	g := c.g
+	for i, n := range g.Nodes {
+		if n == nil || !c.okNode[i] || n.Opaque {
+			continue
+		}
+		info, known := LookupOp(n.Op)
+		if !known {
+			continue
+		}
+		id := NodeID(i)
+		if len(n.Inputs) < info.MinInputs || len(n.Inputs) > info.MaxInputs {
+			c.nodeErr(id, "%d inputs, %s takes %d to %d: %w", len(n.Inputs), n.Op, info.MinInputs, info.MaxInputs, ErrArity)
+			continue
+		}
+		in := make([]TensorType, len(n.Inputs))
+		typed := true
+		for j, v := range n.Inputs {
+			typed = typed && c.okVal[v]
+			in[j] = g.Values[v].Type()
+		}
+		for _, o := range n.Outputs {
+			typed = typed && c.okVal[o]
+		}
+		if !typed {
+			continue // reported with the value
+		}
+		out, err := info.Infer(in, n.Attrs)
+		if err != nil {
+			c.nodeErr(id, "%w", err)
+			continue
+		}
+		if len(out) != len(n.Outputs) {
+			c.nodeErr(id, "%d outputs, %s gives %d: %w", len(n.Outputs), n.Op, len(out), ErrArity)
+			continue
+		}
+		for j, o := range n.Outputs {
+			if got := g.Values[o].Type(); got.DType != out[j].DType || !got.Shape.Equal(out[j].Shape) {
+				c.nodeErr(id, "output %d (value %s) is %v, %s gives %v: %w", j, c.valueName(o), got, n.Op, out[j], ErrTypeMismatch)
+			}
+		}
+		c.viewOp(id, n, info, in)
+	}
+}
+
+// viewOp checks that a view op's output, when it is a view, is the window
+// OpInfo.View describes: input 0 at the given offset, contiguous.
+func (c *checker) viewOp(id NodeID, n *Node, info *OpInfo, in []TensorType) {
+	if info.View == nil || len(n.Outputs) != 1 || len(n.Inputs) == 0 {
+		return
+	}
+	out := c.g.Values[n.Outputs[0]]
+	if out.View == nil {
+		return // a copy: allowed
+	}
+	off, ok := info.View(in, n.Attrs)
+	switch {
+	case !ok:
+		c.nodeErr(id, "output %s is a view, but this %s is not a pure view: %w", c.valueName(out.ID), n.Op, ErrViewBounds)
+	case out.View.Base != n.Inputs[0] || out.View.OffsetBytes != off || !out.View.IsContiguous(out.Shape, out.DType.Size()):
+		c.nodeErr(id, "output %s views value %d at +%d (strides %v), %s gives value %d at +%d, contiguous: %w",
+			c.valueName(out.ID), out.View.Base, out.View.OffsetBytes, out.View.StridesBytes, n.Op, n.Inputs[0], off, ErrViewBounds)
+	}
+}
+
+// dependencies reports node cycles, through view chains.
+func (c *checker) dependencies() {
+	deps, _ := c.g.Deps() // broken references are reported by earlier passes
+	left := unorderable(deps)
+	if len(left) == 0 {
+		return
+	}
+	c.cyclic = true
+	inLeft := make([]bool, len(c.g.Nodes))
+	for _, n := range left {
+		inLeft[n] = true
+	}
+	reported := make([]bool, len(c.g.Nodes))
+	for _, start := range left {
+		if reported[start] {
+			continue
+		}
+		// Every leftover node has a leftover dependency; walk back through
+		// the smallest ones until a node repeats: that closes a cycle.
+		pos := map[NodeID]int{}
+		var walk []NodeID
+		cur := start
+		for {
+			if k, seen := pos[cur]; seen {
+				cyc := slices.Clone(walk[k:])
+				fresh := true
+				for _, m := range cyc {
+					fresh = fresh && !reported[m]
+				}
+				if fresh {
+					least := slices.Min(cyc)
+					slices.Reverse(cyc) // walked backwards; print in flow order
+					c.nodeErr(least, "nodes %v form a cycle: %w", cyc, ErrCycle)
+				}
+				break
+			}
+			if reported[cur] {
+				break
+			}
+			pos[cur] = len(walk)
+			walk = append(walk, cur)
+			next := NodeID(-1)
+			for _, d := range deps[cur] {
+				if d >= 0 && int(d) < len(inLeft) && inLeft[d] && (next < 0 || d < next) {
+					next = d
+				}
+			}
+			if next < 0 {
+				break // cannot happen for a Kahn leftover; stop safely
+			}
+			cur = next
+		}
+		for _, m := range walk {
+			reported[m] = true
+		}
+	}
+}
+
+// schedule checks g.Order against the dependencies.
+func (c *checker) schedule() {
+	if c.g.Order == nil || c.cyclic {
+		return
+	}
+	if err := c.g.CheckSchedule(c.g.Order); err != nil {
+		c.errs = append(c.errs, err)
+	}
+}
+
+// unorderable returns the nodes Kahn's algorithm cannot order (those on a
+// cycle or downstream of one), ascending.
+func unorderable(deps [][]NodeID) []NodeID {
+	indeg := make([]int, len(deps))
+	users := make([][]NodeID, len(deps))
+	for n, ds := range deps {
+		for _, d := range ds {
+			if d >= 0 && int(d) < len(deps) {
+				indeg[n]++
+				users[d] = append(users[d], NodeID(n))
+			}
+		}
+	}
+	var ready []NodeID
+	for n, d := range indeg {
+		if d == 0 {
+			ready = append(ready, NodeID(n))
+		}
+	}
+	for len(ready) > 0 {
+		n := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		for _, u := range users[n] {
+			if indeg[u]--; indeg[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	var left []NodeID
+	for n, d := range indeg {
+		if d > 0 {
+			left = append(left, NodeID(n))
+		}
+	}
+	return left
+}
