@@ -120,9 +120,9 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "barriers (%s): %d dispatches, %d barriers, %d groups, critical path %d, %d dependency edges\n",
 		order, s.Dispatches, s.Barriers, s.Groups, s.CriticalPath, s.Edges)
 	fmt.Fprintf(&b, "ggml-compatible mode: %d barriers (%+d)\n", s.BarriersGGML, s.BarriersGGML-s.Barriers)
-	b.WriteString("group sizes:")
+	b.WriteString("group sizes (size:groups):")
 	for _, h := range a.GroupHistogram() {
-		fmt.Fprintf(&b, " %dx%d", h[1], h[0])
+		fmt.Fprintf(&b, " %d:%d", h[0], h[1])
 	}
 	b.WriteString("\n")
 	for _, br := range a.Barriers {
