@@ -87,3 +87,36 @@ func BenchmarkPlaceBarriersWideGGML(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ds)), "ns/dispatch")
 	b.ReportMetric(float64(len(bs)), "barriers")
 }
+
+// scanTracker is the llama.cpp-style baseline: it keeps the group's uses in
+// a list and compares each new use with every recorded one. It exists only
+// to show, in the benchmark, what the interval index saves.
+type scanTracker struct{ uses []Use }
+
+func (s *scanTracker) check(us []Use) bool {
+	for _, u := range us {
+		for _, o := range s.uses {
+			if Conflict(Exact, o, u) != NoHazard {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// BenchmarkScanBaselineWide is the linear-scan baseline on the shuffled
+// wide stream (first 20,000 dispatches: the scan is quadratic per group).
+func BenchmarkScanBaselineWide(b *testing.B) {
+	ds := wideStream(20_000, 300, true, 1)
+	var s scanTracker
+	for b.Loop() {
+		for j := range ds {
+			if s.check(ds[j].Uses) {
+				s.uses = s.uses[:0]
+			}
+			s.uses = append(s.uses, ds[j].Uses...)
+		}
+		s.uses = s.uses[:0]
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ds)), "ns/dispatch")
+}
