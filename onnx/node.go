@@ -1,0 +1,509 @@
+package onnx
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx/onnxpb"
+)
+
+// nodeCtx imports one ONNX node.
+type nodeCtx struct {
+	imp   *importer
+	idx   int
+	n     *onnxpb.NodeProto
+	attrs map[string]*onnxpb.AttributeProto
+}
+
+// mapped is an ONNX node translated to an ir op: the op, its attributes and
+// the ONNX names of the inputs that stay tensors. opaque, when set, says why
+// the node is imported as an opaque op instead.
+type mapped struct {
+	op     string
+	attrs  ir.Attrs
+	inputs []string
+	opaque string
+	chain  bool // a binary op applied left to right over more than two inputs
+}
+
+func (c *nodeCtx) run() error {
+	for _, a := range c.n.GetAttribute() {
+		c.attrs[a.GetName()] = a
+	}
+	for _, in := range c.n.GetInput() {
+		if in == "" {
+			continue
+		}
+		if _, ok := c.imp.ents[in]; !ok {
+			return fmt.Errorf("input %q is not defined by any graph input, initializer or earlier node: %w", in, ErrUndefined)
+		}
+	}
+	if len(c.n.GetOutput()) == 0 {
+		return fmt.Errorf("node has no outputs: %w", ErrAttr)
+	}
+	if d := c.n.GetDomain(); d != "" && d != "ai.onnx" {
+		return c.opaque(d+"."+c.n.GetOpType(), "")
+	}
+	if done, err := c.special(); done || err != nil {
+		return err
+	}
+	if c.n.GetOpType() == "Identity" && len(c.n.GetInput()) == 1 && len(c.n.GetOutput()) == 1 {
+		// Identity of a weight or constant names the same tensor: alias it,
+		// so the value keeps its flag and data and no node appears.
+		if e := c.imp.ents[c.input(0)]; e.flags != 0 && e.id < 0 {
+			return c.imp.define(c.output(0), e)
+		}
+	}
+	fn, ok := mappers[c.n.GetOpType()]
+	if !ok {
+		return c.opaque(c.n.GetOpType(), "")
+	}
+	m, err := fn(c)
+	if err != nil {
+		return err
+	}
+	if m.opaque != "" {
+		return c.opaque(c.n.GetOpType(), m.opaque)
+	}
+	return c.apply(m, c.n.GetOutput())
+}
+
+// output returns the name of output i, or "" when absent.
+func (c *nodeCtx) output(i int) string {
+	if i < len(c.n.GetOutput()) {
+		return c.n.GetOutput()[i]
+	}
+	return ""
+}
+
+// input returns the name of input i, or "" when absent or empty (optional).
+func (c *nodeCtx) input(i int) string {
+	if i < len(c.n.GetInput()) {
+		return c.n.GetInput()[i]
+	}
+	return ""
+}
+
+// extraUsed reports whether any output from index i on is read or output.
+func (c *nodeCtx) extraUsed(i int) bool {
+	for _, o := range c.n.GetOutput()[min(i, len(c.n.GetOutput())):] {
+		if o != "" && c.imp.uses[o] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// typeOf returns the known type of input i.
+func (c *nodeCtx) typeOf(i int) (ir.TensorType, error) {
+	e := c.imp.ents[c.input(i)]
+	if e == nil || !e.typed {
+		return ir.TensorType{}, fmt.Errorf("input %d %q has no known type: %w", i, c.input(i), ErrNoShape)
+	}
+	return e.typ, nil
+}
+
+// konstInput returns input i's values, nil when the input is absent, and
+// ErrNotConstant when it is not known at import time.
+func (c *nodeCtx) konstInput(i int, what string) (*konst, error) {
+	name := c.input(i)
+	if name == "" {
+		return nil, nil
+	}
+	e := c.imp.ents[name]
+	if e.k == nil {
+		return nil, fmt.Errorf("%s (input %d %q): %w", what, i, name, ErrNotConstant)
+	}
+	return e.k, nil
+}
+
+// intsInput returns input i as an integer list (nil, false when absent).
+func (c *nodeCtx) intsInput(i int, what string) ([]int64, bool, error) {
+	k, err := c.konstInput(i, what)
+	if err != nil || k == nil {
+		return nil, false, err
+	}
+	v, err := k.intList(what)
+	return v, err == nil, err
+}
+
+func (c *nodeCtx) has(name string) bool { return c.attrs[name] != nil }
+
+func (c *nodeCtx) attrInt(name string, def int64) (int64, error) {
+	a := c.attrs[name]
+	if a == nil {
+		return def, nil
+	}
+	if a.GetType() != onnxpb.AttributeProto_INT {
+		return 0, fmt.Errorf("attribute %q is %v, want INT: %w", name, a.GetType(), ErrAttr)
+	}
+	return a.GetI(), nil
+}
+
+func (c *nodeCtx) attrInts(name string) ([]int64, bool, error) {
+	a := c.attrs[name]
+	if a == nil {
+		return nil, false, nil
+	}
+	if a.GetType() != onnxpb.AttributeProto_INTS {
+		return nil, false, fmt.Errorf("attribute %q is %v, want INTS: %w", name, a.GetType(), ErrAttr)
+	}
+	return append([]int64{}, a.GetInts()...), true, nil
+}
+
+func (c *nodeCtx) attrFloat(name string, def float64) (float64, error) {
+	a := c.attrs[name]
+	if a == nil {
+		return def, nil
+	}
+	if a.GetType() != onnxpb.AttributeProto_FLOAT {
+		return 0, fmt.Errorf("attribute %q is %v, want FLOAT: %w", name, a.GetType(), ErrAttr)
+	}
+	return float64(a.GetF()), nil
+}
+
+func (c *nodeCtx) attrStr(name, def string) (string, error) {
+	a := c.attrs[name]
+	if a == nil {
+		return def, nil
+	}
+	if a.GetType() != onnxpb.AttributeProto_STRING {
+		return "", fmt.Errorf("attribute %q is %v, want STRING: %w", name, a.GetType(), ErrAttr)
+	}
+	return string(a.GetS()), nil
+}
+
+// special handles the ops that produce values known at import time and have
+// no ir counterpart: Constant, Shape, Size, Range, Not, ConstantOfShape.
+func (c *nodeCtx) special() (bool, error) {
+	out := c.output(0)
+	switch c.n.GetOpType() {
+	case "Constant":
+		t, err := c.constantValue()
+		if err != nil {
+			return true, err
+		}
+		t.Name = out
+		e := c.imp.tensorEntry(t, ir.FlagConstant)
+		if t.Data == nil {
+			return true, fmt.Errorf("constant %q has no data: %w", out, ErrTensor)
+		}
+		return true, c.define(out, e)
+	case "Shape", "Size":
+		t, err := c.typeOf(0)
+		if err != nil {
+			return true, err
+		}
+		if c.n.GetOpType() == "Size" {
+			n, _ := t.Shape.NumElements()
+			return true, c.defineKonst(out, &konst{dt: ir.I64, shape: ir.Shape{}, ints: []int64{n}})
+		}
+		start, err := c.attrInt("start", 0)
+		if err != nil {
+			return true, err
+		}
+		end, err := c.attrInt("end", math.MaxInt64)
+		if err != nil {
+			return true, err
+		}
+		return true, c.defineKonst(out, shapeKonst(t, start, end))
+	case "Range":
+		k, err := c.foldRange()
+		if err != nil || k == nil {
+			return k != nil || err != nil, err
+		}
+		return true, c.defineKonst(out, k)
+	case "Not":
+		in, err := c.konstInput(0, "Not input")
+		if err != nil || in == nil {
+			return false, nil // not known: opaque (Not is outside the core set)
+		}
+		k, _ := newKonst(ir.Bool, in.shape)
+		for i := range k.ints {
+			k.ints[i] = b2i(in.ints[i] == 0)
+		}
+		return true, c.defineKonst(out, k)
+	case "ConstantOfShape":
+		return true, c.constantOfShape()
+	}
+	return false, nil
+}
+
+func (c *nodeCtx) define(name string, e *entry) error {
+	if name == "" {
+		return nil
+	}
+	if err := c.imp.define(name, e); err != nil {
+		return err
+	}
+	if e.typed {
+		return c.imp.checkDeclared(name, e.typ)
+	}
+	return nil
+}
+
+func (c *nodeCtx) defineKonst(name string, k *konst) error {
+	return c.define(name, &entry{typ: k.typ(), typed: true, k: k, flags: ir.FlagConstant, id: -1})
+}
+
+// constantValue decodes the one value attribute of a Constant node.
+func (c *nodeCtx) constantValue() (*Tensor, error) {
+	for _, a := range c.n.GetAttribute() {
+		switch a.GetName() {
+		case "value":
+			if a.GetT() == nil {
+				return nil, fmt.Errorf("attribute value holds no tensor: %w", ErrAttr)
+			}
+			return DecodeTensor(a.GetT())
+		case "value_float":
+			return konstTensor(&konst{dt: ir.F32, shape: ir.Shape{}, floats: []float64{float64(a.GetF())}}), nil
+		case "value_floats":
+			k := &konst{dt: ir.F32, shape: ir.Shape{int64(len(a.GetFloats()))}}
+			for _, f := range a.GetFloats() {
+				k.floats = append(k.floats, float64(f))
+			}
+			return konstTensor(k), nil
+		case "value_int":
+			return konstTensor(&konst{dt: ir.I64, shape: ir.Shape{}, ints: []int64{a.GetI()}}), nil
+		case "value_ints":
+			return konstTensor(&konst{dt: ir.I64, shape: ir.Shape{int64(len(a.GetInts()))}, ints: append([]int64{}, a.GetInts()...)}), nil
+		}
+	}
+	return nil, fmt.Errorf("Constant needs a value, value_float(s) or value_int(s) attribute: %w", ErrAttr)
+}
+
+func konstTensor(k *konst) *Tensor {
+	return &Tensor{DType: k.dt, Shape: k.shape, Data: k.bytes()}
+}
+
+// foldRange evaluates Range(start, limit, delta) on known scalars; nil, nil
+// when they are not known (the node then goes opaque).
+func (c *nodeCtx) foldRange() (*konst, error) {
+	var ks [3]*konst
+	for i := range ks {
+		k, err := c.konstInput(i, "Range operand")
+		if err != nil || k == nil {
+			return nil, nil
+		}
+		if k.len() != 1 {
+			return nil, fmt.Errorf("Range operand %d has shape %v, want a scalar: %w", i, k.shape, ErrAttr)
+		}
+		ks[i] = k
+	}
+	start, limit, delta := ks[0].f(0), ks[1].f(0), ks[2].f(0)
+	if delta == 0 || math.IsNaN(start+limit+delta) {
+		return nil, fmt.Errorf("Range(%v, %v, %v): %w", start, limit, delta, ErrFold)
+	}
+	n := math.Max(math.Ceil((limit-start)/delta), 0)
+	if n > float64(c.imp.opts.FoldLimit) {
+		return nil, fmt.Errorf("Range of %v elements exceeds the fold limit %d: %w", n, c.imp.opts.FoldLimit, ErrFold)
+	}
+	k, err := newKonst(ks[0].dt, ir.Shape{int64(n)})
+	if err != nil {
+		return nil, err
+	}
+	for i := range int(n) {
+		if k.dt.IsFloat() {
+			k.setF(i, start+float64(i)*delta)
+		} else {
+			k.setI(i, ks[0].ints[0]+int64(i)*ks[2].ints[0])
+		}
+	}
+	return k, nil
+}
+
+// constantOfShape becomes Expand of a one-element constant, which folds
+// when the result is small and is a real node when it is not.
+func (c *nodeCtx) constantOfShape() error {
+	shape, ok, err := c.intsInput(0, "ConstantOfShape shape")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("ConstantOfShape needs a shape: %w", ErrNotConstant)
+	}
+	val := &Tensor{DType: ir.F32, Shape: ir.Shape{1}, Data: make([]byte, 4)}
+	if a := c.attrs["value"]; a != nil {
+		if val, err = DecodeTensor(a.GetT()); err != nil {
+			return err
+		}
+		if n, _ := val.Shape.NumElements(); n != 1 || val.Data == nil {
+			return fmt.Errorf("ConstantOfShape value has shape %v, want one element: %w", val.Shape, ErrAttr)
+		}
+	}
+	val.Shape = ir.Shape{1}
+	scalar := c.output(0) + "/value"
+	if err := c.define(scalar, c.imp.tensorEntry(val, ir.FlagConstant)); err != nil {
+		return err
+	}
+	if len(shape) == 0 { // a scalar result: Reshape the one element to []
+		return c.apply(mapped{op: "Reshape", attrs: ir.Attrs{"shape": ir.Ints()}, inputs: []string{scalar}}, c.n.GetOutput())
+	}
+	return c.apply(mapped{op: "Expand", attrs: ir.Attrs{"shape": ir.Ints(shape...)}, inputs: []string{scalar}}, c.n.GetOutput())
+}
+
+// apply folds or emits a mapped node. Binary ops with more than two inputs
+// (ONNX's variadic Max, Min, Sum) become a left-leaning chain.
+func (c *nodeCtx) apply(m mapped, outs []string) error {
+	if m.chain && len(m.inputs) > 2 {
+		acc := m.inputs[0]
+		for j := 1; j < len(m.inputs); j++ {
+			name := fmt.Sprintf("%s/chain%d", outs[0], j)
+			if j == len(m.inputs)-1 {
+				name = outs[0]
+			}
+			if err := c.apply(mapped{op: m.op, attrs: m.attrs, inputs: []string{acc, m.inputs[j]}}, []string{name}); err != nil {
+				return err
+			}
+			acc = name
+		}
+		return nil
+	}
+	info, ok := ir.LookupOp(m.op)
+	if !ok {
+		return fmt.Errorf("internal mapping to unknown ir op %q: %w", m.op, ErrAttr)
+	}
+	if len(m.inputs) < info.MinInputs || len(m.inputs) > info.MaxInputs {
+		return fmt.Errorf("%d tensor inputs, %s takes %d..%d: %w", len(m.inputs), m.op, info.MinInputs, info.MaxInputs, ErrAttr)
+	}
+	types := make([]ir.TensorType, len(m.inputs))
+	known := make([]*konst, len(m.inputs))
+	allKnown := true
+	for i, name := range m.inputs {
+		e := c.imp.ents[name]
+		if e == nil || !e.typed {
+			return fmt.Errorf("input %q has no known type: %w", name, ErrNoShape)
+		}
+		types[i], known[i] = e.typ, e.k
+		allKnown = allKnown && e.k != nil
+	}
+	outTypes, err := info.Infer(types, m.attrs)
+	if err != nil {
+		return fmt.Errorf("%s %v: %w", m.op, types, err)
+	}
+	if len(outTypes) < len(outs) {
+		return fmt.Errorf("%d outputs, %s gives %d: %w", len(outs), m.op, len(outTypes), ErrAttr)
+	}
+	if allKnown && foldOps[m.op] && c.smallEnough(outTypes) && foldable(outTypes[0].DType) {
+		ks, err := evalOp(m.op, m.attrs, known, outTypes)
+		if err != nil {
+			return err
+		}
+		return c.defineKonst(outs[0], ks[0])
+	}
+	ids := make([]ir.ValueID, len(m.inputs))
+	for i, name := range m.inputs {
+		if ids[i], err = c.imp.value(name); err != nil {
+			return err
+		}
+	}
+	res := c.imp.b.OpN(m.op, m.attrs, ids...)
+	if len(res) != len(outTypes) {
+		return fmt.Errorf("%s: builder: %w", m.op, c.imp.b.Err())
+	}
+	for i, id := range res {
+		name := ""
+		if i < len(outs) {
+			name = outs[i]
+		}
+		if name == "" {
+			name = fmt.Sprintf("%s/unused%d", outs[0], i)
+		}
+		c.imp.b.Name(id, name)
+		if err := c.define(name, &entry{typ: outTypes[i], typed: true, id: id}); err != nil {
+			return err
+		}
+	}
+	c.imp.fixes = append(c.imp.fixes, fix{out: res[0], name: c.nodeName()})
+	return nil
+}
+
+func (c *nodeCtx) smallEnough(ts []ir.TensorType) bool {
+	for _, t := range ts {
+		if n, err := t.Shape.NumElements(); err != nil || n > c.imp.opts.FoldLimit {
+			return false
+		}
+	}
+	return true
+}
+
+// nodeName is the ONNX node's name, or Op_index when the file gives none.
+func (c *nodeCtx) nodeName() string {
+	if c.n.GetName() != "" {
+		return c.n.GetName()
+	}
+	return fmt.Sprintf("%s_%d", c.n.GetOpType(), c.idx)
+}
+
+// opaque imports the node as an op outside the core set, typed from the
+// file's value_info. reason, when set, says why a core op could not be mapped.
+func (c *nodeCtx) opaque(op, reason string) error {
+	var ids []ir.ValueID
+	for _, in := range c.n.GetInput() {
+		if in == "" {
+			continue
+		}
+		id, err := c.imp.value(in)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	var types []ir.TensorType
+	var names []string
+	for _, o := range c.n.GetOutput() {
+		if o == "" {
+			continue
+		}
+		t, ok := c.imp.declared[o]
+		if !ok {
+			return fmt.Errorf("op %s is imported as opaque, but output %q has no static shape in value_info: %w", op, o, ErrNoShape)
+		}
+		types, names = append(types, t), append(names, o)
+	}
+	if len(types) == 0 {
+		return fmt.Errorf("no named outputs: %w", ErrAttr)
+	}
+	res := c.imp.b.Opaque(op, types, ids...)
+	if len(res) != len(types) {
+		return fmt.Errorf("builder: %w", c.imp.b.Err())
+	}
+	for i, id := range res {
+		c.imp.b.Name(id, names[i])
+		if err := c.define(names[i], &entry{typ: types[i], typed: true, id: id}); err != nil {
+			return err
+		}
+	}
+	attrs := c.plainAttrs()
+	if reason != "" {
+		attrs["memplan_reason"] = ir.Str(reason)
+	}
+	c.imp.fixes = append(c.imp.fixes, fix{out: res[0], name: c.nodeName(), attrs: attrs})
+	return nil
+}
+
+// plainAttrs converts the node's int, float and string attributes (lists
+// too) to ir attributes; tensors and graphs are left out.
+func (c *nodeCtx) plainAttrs() ir.Attrs {
+	out := ir.Attrs{}
+	for _, a := range c.n.GetAttribute() {
+		switch a.GetType() {
+		case onnxpb.AttributeProto_INT:
+			out[a.GetName()] = ir.Int(a.GetI())
+		case onnxpb.AttributeProto_INTS:
+			out[a.GetName()] = ir.Ints(a.GetInts()...)
+		case onnxpb.AttributeProto_FLOAT:
+			out[a.GetName()] = ir.Float(float64(a.GetF()))
+		case onnxpb.AttributeProto_FLOATS:
+			fs := make([]float64, len(a.GetFloats()))
+			for i, f := range a.GetFloats() {
+				fs[i] = float64(f)
+			}
+			out[a.GetName()] = ir.Floats(fs...)
+		case onnxpb.AttributeProto_STRING:
+			out[a.GetName()] = ir.Str(string(a.GetS()))
+		}
+	}
+	return out
+}
