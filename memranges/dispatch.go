@@ -65,13 +65,19 @@ func Conflicts(m Mode, a, b *Dispatch) (Pair, bool) {
 // package is checked against.
 func ConflictingPairs(m Mode, ds []Dispatch) []Pair {
 	var out []Pair
+	eachConflict(m, ds, func(p Pair) { out = append(out, p) })
+	return out
+}
+
+// eachConflict calls fn for every conflicting pair, in ConflictingPairs
+// order, without materialising the list.
+func eachConflict(m Mode, ds []Dispatch, fn func(Pair)) {
 	for j := range ds {
 		for i := 0; i < j; i++ {
 			if p, ok := Conflicts(m, &ds[i], &ds[j]); ok {
 				p.First, p.Second = i, j
-				out = append(out, p)
+				fn(p)
 			}
 		}
 	}
-	return out
 }

@@ -8,7 +8,8 @@ import (
 // The verifiers are deliberately naive: they compare every pair of
 // dispatches with the definition of a conflict (Conflicts, exact mode) and
 // share no code with the tracker, the greedy placer, Reorder or Edges. They
-// cost O(n^2) pair tests and report every violation.
+// cost O(n^2) pair tests (VerifyEdges adds an O(n * e / 64) bitset
+// reachability sweep) and report every violation.
 
 // Verify checks that barriers bs make dispatch list ds safe: positions are
 // strictly increasing in [1, len(ds)), and every conflicting pair i < j has a
@@ -30,12 +31,12 @@ func Verify(ds []Dispatch, bs []Barrier) error {
 	for p := 1; p <= len(ds); p++ {
 		cut[p] += cut[p-1]
 	}
-	for _, pr := range ConflictingPairs(Exact, ds) {
+	eachConflict(Exact, ds, func(pr Pair) {
 		if cut[pr.Second]-cut[pr.First] == 0 {
 			errs = append(errs, fmt.Errorf("memranges: no barrier between dispatch %d %q and %d %q: %v: %w",
 				pr.First, ds[pr.First].Name, pr.Second, ds[pr.Second].Name, pr, ErrBarrier))
 		}
-	}
+	})
 	return errors.Join(errs...)
 }
 
@@ -54,26 +55,26 @@ func VerifyEdges(ds []Dispatch, es []Edge) error {
 		}
 		succ[e.From] = append(succ[e.From], e.To)
 	}
-	// reach[i][j]: j is reachable from i. Positions only grow along edges,
-	// so a backward sweep fills each row from rows already complete.
-	reach := make([][]bool, n)
+	// reach[i] is the set of positions reachable from i, one bit each.
+	// Positions only grow along edges, so a backward sweep fills each row
+	// from rows already complete.
+	words := (n + 63) / 64
+	reach := make([][]uint64, n)
 	for i := n - 1; i >= 0; i-- {
-		reach[i] = make([]bool, n)
+		reach[i] = make([]uint64, words)
 		for _, j := range succ[i] {
-			reach[i][j] = true
-			for k := j + 1; k < n; k++ {
-				if reach[j][k] {
-					reach[i][k] = true
-				}
+			reach[i][j/64] |= 1 << (uint(j) % 64)
+			for w, x := range reach[j] {
+				reach[i][w] |= x
 			}
 		}
 	}
-	for _, pr := range ConflictingPairs(Exact, ds) {
-		if !reach[pr.First][pr.Second] {
+	eachConflict(Exact, ds, func(pr Pair) {
+		if reach[pr.First][pr.Second/64]&(1<<(uint(pr.Second)%64)) == 0 {
 			errs = append(errs, fmt.Errorf("memranges: no edge path from dispatch %d %q to %d %q: %v: %w",
 				pr.First, ds[pr.First].Name, pr.Second, ds[pr.Second].Name, pr, ErrEdge))
 		}
-	}
+	})
 	return errors.Join(errs...)
 }
 
@@ -89,11 +90,11 @@ func VerifyOrder(ds []Dispatch, perm []int) error {
 		pos[i] = k
 	}
 	var errs []error
-	for _, pr := range ConflictingPairs(Exact, ds) {
+	eachConflict(Exact, ds, func(pr Pair) {
 		if pos[pr.First] > pos[pr.Second] {
 			errs = append(errs, fmt.Errorf("memranges: reorder runs dispatch %d %q (now %d) before %d %q (now %d): %v: %w",
 				pr.Second, ds[pr.Second].Name, pos[pr.Second], pr.First, ds[pr.First].Name, pos[pr.First], pr, ErrOrder))
 		}
-	}
+	})
 	return errors.Join(errs...)
 }
