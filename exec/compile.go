@@ -136,7 +136,7 @@ func (p *Program) Ranges() []memranges.Dispatch {
 				md.Uses = append(md.Uses, memranges.Use{
 					Range:  memranges.Range{Buf: memranges.BufferID(b.Buffer), Off: b.LoBytes, Len: b.HiBytes - b.LoBytes},
 					Access: lists.a,
-					Value:  int32(b.Value),
+					Value:  b.Value,
 				})
 			}
 		}
