@@ -20,10 +20,12 @@ type call struct {
 	threads int
 }
 
-func (c *call) in(i int) tensor  { return newTensor(c.mem.bufs[c.d.Inputs[i].Buffer], &c.d.Inputs[i]) }
-func (c *call) out(i int) tensor { return newTensor(c.mem.bufs[c.d.Outputs[i].Buffer], &c.d.Outputs[i]) }
-func (c *call) nin() int         { return len(c.d.Inputs) }
-func (c *call) attrs() ir.Attrs  { return c.d.Attrs }
+func (c *call) in(i int) tensor { return newTensor(c.mem.bufs[c.d.Inputs[i].Buffer], &c.d.Inputs[i]) }
+func (c *call) out(i int) tensor {
+	return newTensor(c.mem.bufs[c.d.Outputs[i].Buffer], &c.d.Outputs[i])
+}
+func (c *call) nin() int        { return len(c.d.Inputs) }
+func (c *call) attrs() ir.Attrs { return c.d.Attrs }
 
 // kernelFunc runs one dispatch.
 type kernelFunc func(c *call) error
