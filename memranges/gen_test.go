@@ -8,7 +8,8 @@ import (
 
 // genDispatches draws a small random dispatch list: up to maxN dispatches,
 // each with one to three uses on one of three buffers, over a 32-byte space
-// so that overlaps, touches and disjoint ranges are all common.
+// so that overlaps, touches and disjoint ranges are all common; about one
+// use in 30 has an invalid buffer, to exercise the conservative path.
 func genDispatches(t *rapid.T, maxN int) []Dispatch {
 	n := rapid.IntRange(0, maxN).Draw(t, "n")
 	ds := make([]Dispatch, n)
@@ -18,7 +19,7 @@ func genDispatches(t *rapid.T, maxN int) []Dispatch {
 		for range k {
 			u := Use{
 				Range: Range{
-					Buf: BufferID(rapid.IntRange(0, 2).Draw(t, "buf")),
+					Buf: BufferID(rapid.IntRange(-1, 29).Draw(t, "buf") % 3),
 					Off: int64(rapid.IntRange(0, 24).Draw(t, "off")),
 					Len: int64(rapid.IntRange(0, 10).Draw(t, "len")),
 				},

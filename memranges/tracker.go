@@ -36,9 +36,11 @@ type bufSets struct {
 	touched     bool
 }
 
-// MaxBufferID bounds buffer IDs: the tracker indexes buffers in a slice, so
-// a range with a larger ID is invalid (and conservatively conflicting).
-const MaxBufferID BufferID = 1 << 20
+// MaxBufferID bounds buffer IDs: the tracker indexes buffers in a slice
+// (about 100 bytes per entry), so a range with a larger ID is invalid (and
+// conservatively conflicting) rather than a reason to allocate without
+// bound.
+const MaxBufferID BufferID = 1 << 16
 
 // NewTracker returns an empty tracker using overlap test m.
 func NewTracker(m Mode) *Tracker { return &Tracker{mode: m} }

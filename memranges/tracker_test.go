@@ -37,6 +37,10 @@ func TestTrackerTable(t *testing.T) {
 		{"zero length never ggml", GGML, use(0, 0, 64, Write), use(0, 10, 0, Write), false, NoHazard},
 		{"invalid conservative", Exact, use(0, 0, 64, Read), use(-1, 0, 8, Write), true, WAR},
 		{"invalid read-read", Exact, use(0, 0, 64, Read), use(-1, 0, 8, Read), false, NoHazard},
+		{"buffer id too large", Exact, use(0, 0, 64, Write), use(MaxBufferID, 0, 8, Read), true, RAW},
+		{"recorded invalid write", Exact, use(3, -8, 8, Write), use(0, 0, 8, Read), true, RAW},
+		{"recorded invalid read, new write", GGML, use(3, 0, -1, Read), use(5, 0, 8, Write), true, WAR},
+		{"recorded invalid read, new read", Exact, use(3, 0, -1, Read), use(5, 0, 8, Read), false, NoHazard},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
