@@ -7,7 +7,7 @@ import (
 )
 
 // genDispatches draws a small random dispatch list: up to maxN dispatches,
-// each with one to three uses on one of three buffers, over a 32-byte space
+// each with one to three uses on one of three buffers, over a 36-byte space
 // so that overlaps, touches and disjoint ranges are all common; about one
 // use in 30 has an invalid buffer, to exercise the conservative path.
 func genDispatches(t *rapid.T, maxN int) []Dispatch {
@@ -17,11 +17,14 @@ func genDispatches(t *rapid.T, maxN int) []Dispatch {
 		k := rapid.IntRange(1, 3).Draw(t, "uses")
 		ds[i].Node = -1
 		for range k {
+			// Coarse 4-byte steps make touching ranges common (where ggml's
+			// test differs); fine steps give partial overlaps.
+			step := int64(rapid.SampledFrom([]int{4, 4, 1}).Draw(t, "step"))
 			u := Use{
 				Range: Range{
 					Buf: BufferID(rapid.IntRange(-1, 29).Draw(t, "buf") % 3),
-					Off: int64(rapid.IntRange(0, 24).Draw(t, "off")),
-					Len: int64(rapid.IntRange(0, 10).Draw(t, "len")),
+					Off: step * int64(rapid.IntRange(0, int(24/step)).Draw(t, "off")),
+					Len: step * int64(rapid.IntRange(0, int(12/step)).Draw(t, "len")),
 				},
 				Access: Access(rapid.IntRange(0, 1).Draw(t, "acc")),
 				Value:  -1,
