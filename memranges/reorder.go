@@ -23,7 +23,7 @@ import (
 //	#1 read A  (RAW)  #1 2               --- barrier ---
 //	#2 write B        #2 1               #1 read A    #3 read B
 //	#3 read B  (RAW)  #3 2
-//	needs 3 barriers in the original order, 1 after reordering.
+//	needs 2 barriers in the original order, 1 after reordering.
 //
 // Window bounds movement, to keep the planner's memory pressure roughly as
 // planned: with Window w > 0 a dispatch is never placed before one that

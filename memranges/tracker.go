@@ -13,11 +13,16 @@ package memranges
 // costs O(log n) per use, where n is the number of disjoint intervals of
 // that buffer and access kind, never a scan of the group.
 //
+//	#0 write buf0[0,64)    write set buf0: [0,64)
+//	#1 read  buf0[128,192) read set buf0:  [128,192)
+//	#2 write buf0[64,128)  write set buf0: [0,128)   (coalesced with #0)
+//	#3 read  buf0[96,100)  overlaps the write set [0,128): RAW, so the
+//	                       caller places a barrier, calls Reset, adds #3
+//
 // Invalid ranges ([Range.Valid]) are handled conservatively: a new one
 // conflicts with any recorded access it could hazard with (anything, for a
-// write; any write, for a read), and once recorded it makes
-// every later write (and, if it was a write, every later read) conflict
-// until Reset.
+// write; any write, for a read), and once recorded it makes every later
+// write (and, if it was a write, every later read) conflict until Reset.
 //
 // A Tracker is not safe for concurrent use. The zero value is an Exact
 // tracker ready to use.
