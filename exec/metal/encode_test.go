@@ -1,0 +1,493 @@
+package metal
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/ir"
+)
+
+// arenaLayout places every non-external root value in the arena, packed at
+// 64-byte aligned offsets in descending ValueID order (so offsets differ
+// from a reference layout's zeros), and gives each external root a buffer
+// of its own, as exec.LayoutFromPlan does for a planner's plan.
+func arenaLayout(t *testing.T, g *ir.Graph) exec.Layout {
+	t.Helper()
+	ref, err := exec.ReferenceLayout(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lay := exec.Layout{Buffers: []exec.BufferSpec{{Root: -1}}, Values: make([]exec.Location, len(g.Values))}
+	newBuf := make([]int, len(ref.Buffers))
+	arenaOff := make([]int64, len(ref.Buffers))
+	for k := len(ref.Buffers) - 1; k >= 1; k-- {
+		spec := ref.Buffers[k]
+		if g.Values[spec.Root].IsExternal() {
+			continue
+		}
+		arenaOff[k] = lay.Buffers[0].Bytes
+		lay.Buffers[0].Bytes += (spec.Bytes + 63) / 64 * 64
+	}
+	for k := 1; k < len(ref.Buffers); k++ {
+		if spec := ref.Buffers[k]; g.Values[spec.Root].IsExternal() {
+			newBuf[k] = len(lay.Buffers)
+			lay.Buffers = append(lay.Buffers, spec)
+		}
+	}
+	for id, loc := range ref.Values {
+		if loc.Buffer == 0 {
+			continue
+		}
+		lay.Values[id] = exec.Location{Buffer: newBuf[loc.Buffer], OffsetBytes: arenaOff[loc.Buffer] + loc.OffsetBytes}
+	}
+	return lay
+}
+
+// compile builds g's program in mode over arenaLayout.
+func compile(t *testing.T, g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
+	t.Helper()
+	order, err := g.Schedule()
+	if err != nil {
+		return nil, err
+	}
+	p, err := exec.Assemble(g, order, arenaLayout(t, g), mode, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Synchronize(mode); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// mslSig is a kernel's signature as the MSL source declares it.
+type mslSig struct {
+	params  string // argument struct name
+	buffers []int  // [[buffer(k)]] indices after 0
+}
+
+var (
+	kernelRe   = regexp.MustCompile(`(?s)kernel void (\w+)\(constant (\w+)& p \[\[buffer\(0\)\]\],(.*?)\{`)
+	bufferRe   = regexp.MustCompile(`\[\[buffer\((\d+)\)\]\]`)
+	instanceRe = regexp.MustCompile(`host_name\("(\w+)"\)\]\] kernel \w+ (\w+)<`)
+)
+
+func mslSignatures(t *testing.T) map[string]mslSig {
+	t.Helper()
+	src, err := Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := map[string]mslSig{}
+	for _, m := range kernelRe.FindAllStringSubmatch(src, -1) {
+		s := mslSig{params: m[2]}
+		for _, b := range bufferRe.FindAllStringSubmatch(m[3], -1) {
+			var k int
+			fmt.Sscan(b[1], &k)
+			s.buffers = append(s.buffers, k)
+		}
+		sigs[m[1]] = s
+	}
+	for _, m := range instanceRe.FindAllStringSubmatch(src, -1) {
+		s, ok := sigs[m[2]]
+		if !ok {
+			t.Fatalf("instance %s of unknown template %s", m[1], m[2])
+		}
+		sigs[m[1]] = s
+	}
+	return sigs
+}
+
+func paramTypeName(rt reflect.Type) string {
+	for _, p := range paramTypes {
+		if p.Type == rt {
+			return p.Name
+		}
+	}
+	return "?" + rt.Name()
+}
+
+// launchRec is one launch as recorded.
+type launchRec struct {
+	kernel string
+	params []byte
+	binds  map[int][2]int64
+	groups int
+	tpg    int
+}
+
+// dispatchRec is one dispatch as recorded: its launches.
+type dispatchRec struct {
+	index    int
+	launches []launchRec
+}
+
+// parseEvents splits a recorded run into dispatches and barrier positions
+// (the number of dispatches encoded before each barrier).
+func parseEvents(t *testing.T, evs []event) (ds []dispatchRec, barriers []int) {
+	t.Helper()
+	var cur *dispatchRec
+	var l *launchRec
+	for _, e := range evs {
+		switch e.kind {
+		case "mark":
+			if !e.end {
+				if cur != nil {
+					t.Fatalf("dispatch %d starts inside dispatch %d", e.dispIdx, cur.index)
+				}
+				cur = &dispatchRec{index: e.dispIdx}
+				continue
+			}
+			if cur == nil || cur.index != e.dispIdx {
+				t.Fatalf("dispatch %d ends unopened", e.dispIdx)
+			}
+			ds = append(ds, *cur)
+			cur = nil
+		case "barrier":
+			if cur != nil {
+				t.Fatalf("barrier inside dispatch %d", cur.index)
+			}
+			barriers = append(barriers, len(ds))
+		case "pipeline":
+			if cur == nil {
+				t.Fatalf("pipeline outside a dispatch")
+			}
+			l = &launchRec{kernel: e.kernel, binds: map[int][2]int64{}}
+		case "bytes":
+			if e.index != 0 {
+				t.Fatalf("arguments bound at index %d", e.index)
+			}
+			l.params = e.data
+		case "buffer":
+			if _, dup := l.binds[e.index]; dup {
+				t.Fatalf("buffer index %d bound twice in one launch", e.index)
+			}
+			l.binds[e.index] = [2]int64{int64(e.buf), e.off}
+		case "dispatch":
+			l.groups, l.tpg = e.groups, e.tpg
+			cur.launches = append(cur.launches, *l)
+		}
+	}
+	return ds, barriers
+}
+
+// elementBytes lists the byte offsets of every element of a binding.
+func elementBytes(b exec.Binding) map[int64]bool {
+	out := map[int64]bool{}
+	total := numel(b.Shape)
+	for e := int64(0); e < total; e++ {
+		off, rem := b.OffsetBytes, e
+		for k := len(b.Shape) - 1; k >= 0; k-- {
+			off += (rem % b.Shape[k]) * b.StridesBytes[k]
+			rem /= b.Shape[k]
+		}
+		out[off] = true
+	}
+	return out
+}
+
+// written lists the byte offsets (relative to the bound pointer, in units
+// of the element) each thread of a launch writes.
+func written(args any, threads int64) []int64 {
+	var out []int64
+	each := func(n int32, f func(i int32)) {
+		for i := int32(0); int64(i) < threads && i < n; i++ {
+			f(i)
+		}
+	}
+	one := func(t *tensorDesc, n int32) {
+		each(n, func(i int32) { out = append(out, int64(off32(t, i))) })
+	}
+	switch a := args.(type) {
+	case unaryParams:
+		one(&a.Out, a.N)
+	case binaryParams:
+		one(&a.Out, a.N)
+	case whereParams:
+		one(&a.Out, a.N)
+	case batchnormParams:
+		one(&a.Out, a.N)
+	case matmulParams:
+		one(&a.Out, a.Total)
+	case convParams:
+		one(&a.Out, a.Total)
+	case poolParams:
+		one(&a.Out, a.Total)
+	case castParams:
+		one(&a.Out, a.N)
+	case gatherParams:
+		one(&a.Out, a.N)
+	case padParams:
+		one(&a.Out, a.N)
+	case copyParams:
+		each(a.N, func(i int32) { out = append(out, int64(a.OutBase+off32(&a.Out, i))) })
+	case rowParams:
+		each(a.Rows, func(r int32) {
+			if a.Op >= rowReduceSum {
+				out = append(out, int64(off32(&a.Out, r)))
+				return
+			}
+			for c := int32(0); c < a.Cols; c++ {
+				out = append(out, int64(off32(&a.Out, r*a.Cols+c)))
+			}
+		})
+	}
+	return out
+}
+
+// checkRun checks one recorded run of prog against the program.
+func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands, serial bool, sigs map[string]mslSig) {
+	t.Helper()
+	ds, barriers := parseEvents(t, c.events)
+	if len(ds) != len(prog.Dispatches) {
+		t.Fatalf("%d dispatches recorded, program has %d", len(ds), len(prog.Dispatches))
+	}
+	want := prog.Barriers
+	if serial {
+		want = nil
+	}
+	if fmt.Sprint(barriers) != fmt.Sprint(want) {
+		t.Errorf("barriers before dispatches %v, memranges put them before %v", barriers, want)
+	}
+	for k, rec := range ds {
+		d := &prog.Dispatches[k]
+		if rec.index != d.Index {
+			t.Fatalf("dispatch %d recorded as %d", d.Index, rec.index)
+		}
+		plan, err := Plan(d)
+		if err != nil {
+			t.Fatalf("dispatch %d: %v", d.Index, err)
+		}
+		var active []Launch
+		for _, l := range plan {
+			if l.Threads > 0 {
+				active = append(active, l)
+			}
+		}
+		if len(active) != len(rec.launches) {
+			t.Fatalf("dispatch %d (%s): %d launches recorded, %d planned", d.Index, d.Op, len(rec.launches), len(active))
+		}
+		bindingOf := map[ir.ValueID]exec.Binding{}
+		for _, b := range append(append([]exec.Binding{}, d.Inputs...), d.Outputs...) {
+			bindingOf[b.Value] = b
+		}
+		bound := map[ir.ValueID]bool{}
+		covered := map[ir.ValueID]map[int64]bool{}
+		for j, lr := range rec.launches {
+			l := active[j]
+			where := fmt.Sprintf("dispatch %d (%s %q) launch %d (%s)", d.Index, d.Op, d.Name, j, lr.kernel)
+			// Argument struct: the bytes decode to the planned struct, whose
+			// type is the one the MSL signature names.
+			sig, ok := sigs[lr.kernel]
+			if !ok {
+				t.Fatalf("%s: no MSL kernel of that name", where)
+			}
+			if got := paramTypeName(reflect.TypeOf(l.Args)); got != sig.params {
+				t.Errorf("%s: Go arguments %s, MSL takes %s", where, got, sig.params)
+			}
+			dec := reflect.New(reflect.TypeOf(l.Args))
+			if err := binary.Read(bytes.NewReader(lr.params), binary.LittleEndian, dec.Interface()); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if !reflect.DeepEqual(dec.Elem().Interface(), l.Args) {
+				t.Errorf("%s: argument bytes decode to %+v, planned %+v", where, dec.Elem().Interface(), l.Args)
+			}
+			// Bindings: indices 1..k as the MSL signature declares, each at
+			// exactly the program binding's buffer and offset.
+			if len(sig.buffers) != len(lr.binds) {
+				t.Errorf("%s: %d buffers bound, MSL declares %d", where, len(lr.binds), len(sig.buffers))
+			}
+			for idx, k := range sig.buffers {
+				if k != idx+1 {
+					t.Errorf("%s: MSL buffer indices %v are not 1..k", where, sig.buffers)
+				}
+			}
+			var out *Bind
+			for _, pb := range l.Buffers {
+				got, ok := lr.binds[pb.Index]
+				b, known := bindingOf[pb.Value]
+				switch {
+				case !ok:
+					t.Errorf("%s: index %d never bound", where, pb.Index)
+				case !known:
+					t.Errorf("%s: index %d binds value %d, not an operand", where, pb.Index, pb.Value)
+				case got != [2]int64{int64(b.Buffer), b.OffsetBytes}:
+					t.Errorf("%s: index %d bound at buf%d+%d, program binding is %v", where, pb.Index, got[0], got[1], &b)
+				}
+				bound[pb.Value] = true
+				if pb.Write {
+					if out != nil {
+						t.Errorf("%s: two written operands", where)
+					}
+					out = &pb
+				}
+			}
+			// Grid: whole threadgroups of at most the pipeline's width, at
+			// most one of them partial.
+			if lr.tpg <= 0 || lr.tpg > dev.maxThreads {
+				t.Errorf("%s: %d threads per group, pipeline allows %d", where, lr.tpg, dev.maxThreads)
+			}
+			threads := int64(lr.groups) * int64(lr.tpg)
+			if threads < l.Threads || threads-int64(lr.tpg) >= l.Threads {
+				t.Errorf("%s: grid %d x %d for %d threads", where, lr.groups, lr.tpg, l.Threads)
+			}
+			if out == nil {
+				t.Errorf("%s: writes nothing", where)
+				continue
+			}
+			ob := bindingOf[out.Value]
+			if covered[out.Value] == nil {
+				covered[out.Value] = map[int64]bool{}
+			}
+			sz := int64(ob.DType.Size())
+			for _, e := range written(l.Args, threads) {
+				byteOff := out.OffsetBytes + e*sz
+				if covered[out.Value][byteOff] {
+					t.Errorf("%s: element at byte %d written twice", where, byteOff)
+				}
+				covered[out.Value][byteOff] = true
+			}
+		}
+		for _, b := range d.Inputs {
+			if !bound[b.Value] && numel(b.Shape) > 0 && numel(d.Outputs[0].Shape) > 0 {
+				t.Errorf("dispatch %d (%s): input v%d never bound", d.Index, d.Op, b.Value)
+			}
+		}
+		for _, b := range d.Outputs {
+			want := elementBytes(b)
+			got := covered[b.Value]
+			if len(want) != len(got) {
+				t.Errorf("dispatch %d (%s): output v%d: %d elements written, it has %d", d.Index, d.Op, b.Value, len(got), len(want))
+				continue
+			}
+			for off := range want {
+				if !got[off] {
+					t.Errorf("dispatch %d (%s): output v%d: element at byte %d not written", d.Index, d.Op, b.Value, off)
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestRecordedEncoding runs every graph through the driver on the
+// recording fake, in every synchronisation mode, with the concurrent and
+// the serial encoder, and checks bindings, barriers, grids and argument
+// structs against the program.
+func TestRecordedEncoding(t *testing.T) {
+	sigs := mslSignatures(t)
+	kernels, err := KernelNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := append(opGraphs(t), testdataGraphs(t)...)
+	for _, cg := range graphs {
+		for _, mode := range exec.Modes() {
+			for _, serial := range []bool{false, true} {
+				name := fmt.Sprintf("%s/%v/serial=%v", cg.name, mode, serial)
+				t.Run(name, func(t *testing.T) {
+					prog, err := compile(t, cg.g, mode)
+					if err != nil {
+						t.Skipf("no program: %v", err)
+					}
+					dev := newFakeDevice(kernels)
+					be := newBackend(dev, Options{Serial: serial})
+					if _, err := exec.RunOnce(context.Background(), be, prog, randomInputs(t, cg.g, 1), exec.RunOptions{}); err != nil {
+						t.Fatal(err)
+					}
+					if len(dev.runs) != 1 {
+						t.Fatalf("%d command buffers", len(dev.runs))
+					}
+					checkRun(t, prog, dev, dev.runs[0], serial, sigs)
+				})
+			}
+		}
+	}
+}
+
+// TestEmulatedAgainstCPU runs every graph through the Metal backend with
+// the Go twins of the kernels and compares the outputs with the CPU
+// backend's.
+func TestEmulatedAgainstCPU(t *testing.T) {
+	kernels, err := KernelNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cg := range append(opGraphs(t), testdataGraphs(t)...) {
+		for _, mode := range []exec.Mode{exec.Serial, exec.Reordered} {
+			t.Run(fmt.Sprintf("%s/%v", cg.name, mode), func(t *testing.T) {
+				prog, err := compile(t, cg.g, mode)
+				if err != nil {
+					t.Skipf("no program: %v", err)
+				}
+				inputs := randomInputs(t, cg.g, 2)
+				want, err := exec.RunOnce(context.Background(), cpuBackend(), prog, inputs, exec.RunOptions{})
+				if errors.Is(err, exec.ErrUnsupported) {
+					t.Skipf("CPU backend: %v", err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				dev := newFakeDevice(kernels)
+				dev.emulate = true
+				got, err := exec.RunOnce(context.Background(), newBackend(dev, Options{}), prog, inputs, exec.RunOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareOutputs(t, cg.g, want.Outputs, got.Outputs)
+			})
+		}
+	}
+}
+
+func compareOutputs(t *testing.T, g *ir.Graph, want, got map[ir.ValueID][]byte) {
+	t.Helper()
+	ids := make([]int, 0, len(want))
+	for id := range want {
+		ids = append(ids, int(id))
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		v := g.Values[id]
+		w, h := want[ir.ValueID(id)], got[ir.ValueID(id)]
+		if len(w) != len(h) {
+			t.Errorf("%s: %d bytes, want %d", v.Name, len(h), len(w))
+			continue
+		}
+		if v.DType != ir.F32 {
+			if !bytes.Equal(w, h) {
+				t.Errorf("%s (%v): got %v, want %v", v.Name, v.DType, h, w)
+			}
+			continue
+		}
+		bad := 0
+		for e := 0; e+4 <= len(w); e += 4 {
+			a := math.Float32frombits(binary.LittleEndian.Uint32(w[e:]))
+			b := math.Float32frombits(binary.LittleEndian.Uint32(h[e:]))
+			if math.IsNaN(float64(a)) && math.IsNaN(float64(b)) || a == b {
+				continue
+			}
+			// The CPU backend computes in float64, the kernels in float32
+			// (as the GPU does): long dot products and chained layers
+			// drift by a few float32 ulps of their partial sums.
+			if d := math.Abs(float64(a - b)); d > 2e-3+1e-3*math.Abs(float64(a)) {
+				if bad < 3 {
+					t.Errorf("%s[%d]: got %g, want %g", v.Name, e/4, b, a)
+				}
+				bad++
+			}
+		}
+		if bad > 3 {
+			t.Errorf("%s: %d elements differ", v.Name, bad)
+		}
+	}
+}
