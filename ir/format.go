@@ -29,6 +29,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatName and FormatVersion identify the file format; a file with another
@@ -56,7 +57,7 @@ func (e *FormatError) Error() string {
 	if e.Field != "" {
 		s += e.Field + ": "
 	}
-	s += e.Err.Error()
+	s += strings.TrimPrefix(e.Err.Error(), "ir: ")
 	if !errors.Is(e.Err, ErrFormat) {
 		s += ": " + ErrFormat.Error()
 	}
@@ -149,19 +150,35 @@ func (d *decoder) errAt(off int64, field string, format string, args ...any) err
 	return &FormatError{Line: d.line(off), Field: field, Err: fmt.Errorf(format, args...)}
 }
 
-// jsonErr converts an encoding/json error into a FormatError with a line.
+// jsonErr converts an encoding/json error met while reading the JSON value
+// that starts at byte start into a FormatError with a line.
+//
+// A json.Decoder that has already consumed part of its input reports syntax
+// error offsets that are not reliably absolute, so the value is scanned again
+// by a fresh decoder, whose offsets are relative to start. Type errors carry
+// offsets relative to the value being decoded.
 func (d *decoder) jsonErr(err error, field string, start int64) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return &FormatError{Line: d.line(se.Offset), Field: field, Err: fmt.Errorf("%v: %w", se, ErrFormat)}
+		at := start
+		if start >= 0 && start <= int64(len(d.data)) {
+			var raw json.RawMessage
+			if err2 := json.NewDecoder(bytes.NewReader(d.data[start:])).Decode(&raw); errors.As(err2, &se) {
+				at = start + se.Offset
+			}
+		}
+		return &FormatError{Line: d.line(at), Field: field, Err: fmt.Errorf("%v: %w", se, ErrFormat)}
 	case errors.As(err, &te):
 		f := field
 		if te.Field != "" {
-			f += "." + te.Field
+			if f != "" {
+				f += "."
+			}
+			f += te.Field
 		}
-		return &FormatError{Line: d.line(te.Offset), Field: f, Err: fmt.Errorf("cannot read %s into %v: %w", te.Value, te.Type, ErrFormat)}
+		return &FormatError{Line: d.line(start + te.Offset), Field: f, Err: fmt.Errorf("cannot read %s into %v: %w", te.Value, te.Type, ErrFormat)}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return &FormatError{Line: d.line(int64(len(d.data))), Field: field, Err: fmt.Errorf("unexpected end of file: %w", ErrFormat)}
 	}
