@@ -33,7 +33,9 @@ func (v view) at(e int64) []byte {
 	return v.b[p : p+v.sz]
 }
 
-func (v view) f32(e int32) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(v.at(int64(e)))) }
+func (v view) f32(e int32) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(v.at(int64(e))))
+}
 func (v view) setF32(e int32, x float32) {
 	binary.LittleEndian.PutUint32(v.at(int64(e)), math.Float32bits(x))
 }
