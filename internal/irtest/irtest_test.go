@@ -1,0 +1,211 @@
+package irtest
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memplan/memplan/ir"
+)
+
+func TestBuildStatements(t *testing.T) {
+	g, names := MustBuild(t, `
+graph demo   # the graph's name
+x = input f32[4,8]
+w = weight f32[8,8]
+d = weight f32[8] data=[1.5,-2,0,0,0,0,0,0]
+c = constant i64[2] data=0x01000000000000000200000000000000
+h = MatMul x w
+a, b = Split x axis=1 split=[4,4]
+r = Reshape h shape=[2,16]
+v = view x +64 f32[2,8]
+s = view x +0 f32[4,4] strides=[32,4]
+o = opaque MyOp(f32[2,2]) x w
+p, q = opaque Two(f32[3], i64[]) s
+y = Gelu h approximate=tanh
+z = Clip y min=-inf max=6.0
+n = LayerNorm z d axis=-1 epsilon=1e-05
+e = ReduceMean x axes=[] keepdims=0
+output y a
+pin h "host reads it"
+keep y v
+order h a r o p y z n e
+`)
+	if g.Name != "demo" {
+		t.Errorf("name %q", g.Name)
+	}
+	val := func(n string) *ir.Value { return g.Values[names[n]] }
+	node := func(n string) *ir.Node { return g.Nodes[val(n).Producer] }
+	if got := val("x"); !got.Flags.Has(ir.FlagInput) || !got.Shape.Equal(ir.Shape{4, 8}) || got.DType != ir.F32 {
+		t.Errorf("x = %+v", got)
+	}
+	if got := val("d").Data; len(got) != 32 || math.Float32frombits(binary.LittleEndian.Uint32(got[4:])) != -2 {
+		t.Errorf("d data %v", got)
+	}
+	if got := val("c"); !got.Flags.Has(ir.FlagConstant) || got.Data[8] != 2 {
+		t.Errorf("c = %+v", got)
+	}
+	if n := node("h"); n.Op != "MatMul" || !slices.Equal(n.Inputs, []ir.ValueID{names["x"], names["w"]}) {
+		t.Errorf("h's node = %+v", n)
+	}
+	if node("a") != node("b") || len(node("a").Outputs) != 2 || node("a").Attrs.GetInt("axis", -1) != 1 {
+		t.Errorf("split node = %+v", node("a"))
+	}
+	if r := val("r"); r.View == nil || r.View.Base != names["h"] {
+		t.Errorf("Reshape output is not a view of h: %+v", r)
+	}
+	if v := val("v").View; v == nil || v.Base != names["x"] || v.OffsetBytes != 64 || v.StridesBytes != nil {
+		t.Errorf("v view %+v", v)
+	}
+	if s := val("s").View; s == nil || !slices.Equal(s.StridesBytes, []int64{32, 4}) {
+		t.Errorf("s view %+v", s)
+	}
+	if n := node("p"); !n.Opaque || n.Op != "Two" || val("q").DType != ir.I64 || len(val("q").Shape) != 0 {
+		t.Errorf("opaque %+v", n)
+	}
+	if a := node("y").Attrs["approximate"]; a.Kind != ir.AttrString || a.Str != "tanh" {
+		t.Errorf("approximate %+v", a)
+	}
+	if a := node("z").Attrs; !math.IsInf(a["min"].Float, -1) || a["max"].Kind != ir.AttrFloat || a["max"].Float != 6 {
+		t.Errorf("clip attrs %+v", a)
+	}
+	if a := node("n").Attrs; a["axis"].Kind != ir.AttrInt || a["axis"].Int != -1 || a["epsilon"].Float != 1e-5 {
+		t.Errorf("norm attrs %+v", a)
+	}
+	if a := node("e").Attrs["axes"]; a.Kind != ir.AttrInts || len(a.Ints) != 0 {
+		t.Errorf("empty ints %+v", a)
+	}
+	if !val("y").Flags.Has(ir.FlagOutput) || !val("a").Flags.Has(ir.FlagOutput) {
+		t.Error("outputs not marked")
+	}
+	if h := val("h"); !h.Flags.Has(ir.FlagPinned) || h.PinReason != "host reads it" {
+		t.Errorf("pin %+v", h)
+	}
+	if k := node("y").KeepAlive; !slices.Equal(k, []ir.ValueID{names["v"]}) {
+		t.Errorf("keep-alive %v", k)
+	}
+	var want []ir.NodeID
+	for _, n := range strings.Fields("h a r o p y z n e") {
+		want = append(want, val(n).Producer)
+	}
+	if !slices.Equal(g.Order, want) {
+		t.Errorf("order %v, want %v", g.Order, want)
+	}
+	if len(names) != 17 {
+		t.Errorf("%d names: %v", len(names), names)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"unknown value", "y = Relu x", `unknown value "x"`},
+		{"bad dtype", "x = input f99[2]", "dtype"},
+		{"bad type", "x = input f32(2)", "DTYPE[DIMS]"},
+		{"duplicate name", "x = input f32[2]\nx = input f32[2]", "defined twice"},
+		{"names vs outputs", "x = input f32[4]\na, b = Relu x", "2 names for 1 outputs"},
+		{"unknown op", "x = input f32[4]\ny = Frobnicate x", "unknown op"},
+		{"shape rule", "x = input f32[4]\nw = input f32[5]\ny = MatMul x w", "line 3"},
+		{"unbalanced", "x = input f32[4", "unbalanced"},
+		{"no op", "x =", "missing op"},
+		{"no equals", "frob", "want NAME"},
+		{"bad view offset", "x = input f32[4]\nv = view x 4 f32[1]", "offset"},
+		{"view out of bounds", "x = input f32[4]\nv = view x +16 f32[1]", "view out of bounds"},
+		{"bad strides", "x = input f32[4]\nv = view x +0 f32[2] stride=[4]", "unexpected"},
+		{"input with data", "x = input f32[1] data=[1]", "no data"},
+		{"constant without data", "c = constant f32[1]", "needs data"},
+		{"data length", "c = constant f32[2] data=[1]", "bytes"},
+		{"f16 data list", "c = constant f16[1] data=[1]", "0xHEX"},
+		{"bad hex", "c = constant u8[1] data=0xZZ", "invalid byte"},
+		{"opaque syntax", "x = input f32[1]\no = opaque Foo x", "OP(TYPE"},
+		{"pin syntax", "x = input f32[1]\npin x", "pin VALUE"},
+		{"keep syntax", "x = input f32[1]\nkeep x", "keep AT"},
+		{"keep anchor", "x = input f32[1]\ny = input f32[1]\nkeep x y", "no producer"},
+		{"order of input", "x = input f32[1]\norder x", "no producer"},
+		{"graph syntax", "graph a b", "graph NAME"},
+		{"bad attr", "x = input f32[4]\ny = Softmax x axis=[1,x]", "attribute axis"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, _, err := Build(tc.src)
+			if err == nil {
+				t.Fatalf("built %v, want an error containing %q", g, tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseAttr(t *testing.T) {
+	tests := []struct {
+		in   string
+		want ir.Attr
+	}{
+		{"1", ir.Int(1)},
+		{"-3", ir.Int(-3)},
+		{"0.5", ir.Float(0.5)},
+		{"1e-5", ir.Float(1e-5)},
+		{"[0,2,1]", ir.Ints(0, 2, 1)},
+		{"[ 1, 2 ]", ir.Ints(1, 2)},
+		{"[]", ir.Ints()},
+		{"[0.5,1]", ir.Floats(0.5, 1)},
+		{`"a b"`, ir.Str("a b")},
+		{"tanh", ir.Str("tanh")},
+		{"f32", ir.Str("f32")},
+	}
+	for _, tc := range tests {
+		got, err := parseAttr(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if got.Kind != tc.want.Kind || got.Int != tc.want.Int || got.Float != tc.want.Float || got.Str != tc.want.Str ||
+			!slices.Equal(got.Ints, tc.want.Ints) || !slices.Equal(got.Floats, tc.want.Floats) {
+			t.Errorf("%s = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+	if a, _ := parseAttr("inf"); a.Kind != ir.AttrFloat || !math.IsInf(a.Float, 1) {
+		t.Errorf("inf = %+v", a)
+	}
+}
+
+func TestTestdataSourcesBuild(t *testing.T) {
+	for name := range Testdata {
+		if _, err := Graph(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := Graph("nope"); err == nil {
+		t.Error("Graph of an unknown name succeeded")
+	}
+}
+
+// TestWideDiamondBranches: the concurrency benchmark graph has 16
+// independent branches, each a 64x256x128 MatMul (about 4.2 MFLOP).
+func TestWideDiamondBranches(t *testing.T) {
+	g, err := Graph("wide_diamond")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps, err := g.Deps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	branches := 0
+	for _, n := range g.Nodes {
+		if n.Op != "MatMul" || len(deps[n.ID]) != 0 {
+			continue
+		}
+		branches++
+		a, b := g.Values[n.Inputs[0]].Shape, g.Values[n.Inputs[1]].Shape
+		if flops := 2 * a[0] * a[1] * b[1]; flops < 1e6 || flops > 5e6 {
+			t.Errorf("branch %s: %d flops", n.Name, flops)
+		}
+	}
+	if branches != 16 {
+		t.Errorf("%d independent branches, want 16", branches)
+	}
+}
