@@ -133,8 +133,7 @@ type dispatchRec struct {
 
 // parseEvents splits a recorded run into dispatches and barrier positions
 // (the number of dispatches encoded before each barrier).
-func parseEvents(t *testing.T, evs []event) (ds []dispatchRec, barriers []int) {
-	t.Helper()
+func parseEvents(evs []event) (ds []dispatchRec, barriers []int, err error) {
 	var cur *dispatchRec
 	var l *launchRec
 	for _, e := range evs {
@@ -142,34 +141,40 @@ func parseEvents(t *testing.T, evs []event) (ds []dispatchRec, barriers []int) {
 		case "mark":
 			if !e.end {
 				if cur != nil {
-					t.Fatalf("dispatch %d starts inside dispatch %d", e.dispIdx, cur.index)
+					return nil, nil, fmt.Errorf("dispatch %d starts inside dispatch %d", e.dispIdx, cur.index)
 				}
 				cur = &dispatchRec{index: e.dispIdx}
 				continue
 			}
 			if cur == nil || cur.index != e.dispIdx {
-				t.Fatalf("dispatch %d ends unopened", e.dispIdx)
+				return nil, nil, fmt.Errorf("dispatch %d ends unopened", e.dispIdx)
 			}
 			ds = append(ds, *cur)
 			cur = nil
 		case "barrier":
 			if cur != nil {
-				t.Fatalf("barrier inside dispatch %d", cur.index)
+				return nil, nil, fmt.Errorf("barrier inside dispatch %d", cur.index)
 			}
 			barriers = append(barriers, len(ds))
 		case "pipeline":
 			if cur == nil {
-				t.Fatalf("pipeline outside a dispatch")
+				return nil, nil, fmt.Errorf("pipeline outside a dispatch")
 			}
 			l = &launchRec{kernel: e.kernel, binds: map[int][2]int64{}}
+		case "bytes", "buffer", "dispatch":
+			if l == nil || cur == nil {
+				return nil, nil, fmt.Errorf("%s outside a launch", e.kind)
+			}
+		}
+		switch e.kind {
 		case "bytes":
 			if e.index != 0 {
-				t.Fatalf("arguments bound at index %d", e.index)
+				return nil, nil, fmt.Errorf("arguments bound at index %d", e.index)
 			}
 			l.params = e.data
 		case "buffer":
 			if _, dup := l.binds[e.index]; dup {
-				t.Fatalf("buffer index %d bound twice in one launch", e.index)
+				return nil, nil, fmt.Errorf("buffer index %d bound twice in one launch", e.index)
 			}
 			l.binds[e.index] = [2]int64{int64(e.buf), e.off}
 		case "dispatch":
@@ -177,7 +182,7 @@ func parseEvents(t *testing.T, evs []event) (ds []dispatchRec, barriers []int) {
 			cur.launches = append(cur.launches, *l)
 		}
 	}
-	return ds, barriers
+	return ds, barriers, nil
 }
 
 // elementBytes lists the byte offsets of every element of a binding.
@@ -245,27 +250,30 @@ func written(args any, threads int64) []int64 {
 }
 
 // checkRun checks one recorded run of prog against the program.
-func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands, serial bool, sigs map[string]mslSig) {
-	t.Helper()
-	ds, barriers := parseEvents(t, c.events)
+func checkRun(prog *exec.Program, dev *fakeDevice, c *fakeCommands, serial bool, sigs map[string]mslSig) []error {
+	var errs []error
+	ds, barriers, err := parseEvents(c.events)
+	if err != nil {
+		return []error{err}
+	}
 	if len(ds) != len(prog.Dispatches) {
-		t.Fatalf("%d dispatches recorded, program has %d", len(ds), len(prog.Dispatches))
+		return append(errs, fmt.Errorf("%d dispatches recorded, program has %d", len(ds), len(prog.Dispatches)))
 	}
 	want := prog.Barriers
 	if serial {
 		want = nil
 	}
 	if fmt.Sprint(barriers) != fmt.Sprint(want) {
-		t.Errorf("barriers before dispatches %v, memranges put them before %v", barriers, want)
+		errs = append(errs, fmt.Errorf("barriers before dispatches %v, memranges put them before %v", barriers, want))
 	}
 	for k, rec := range ds {
 		d := &prog.Dispatches[k]
 		if rec.index != d.Index {
-			t.Fatalf("dispatch %d recorded as %d", d.Index, rec.index)
+			return append(errs, fmt.Errorf("dispatch %d recorded as %d", d.Index, rec.index))
 		}
 		plan, err := Plan(d)
 		if err != nil {
-			t.Fatalf("dispatch %d: %v", d.Index, err)
+			return append(errs, fmt.Errorf("dispatch %d: %v", d.Index, err))
 		}
 		var active []Launch
 		for _, l := range plan {
@@ -274,7 +282,7 @@ func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands
 			}
 		}
 		if len(active) != len(rec.launches) {
-			t.Fatalf("dispatch %d (%s): %d launches recorded, %d planned", d.Index, d.Op, len(rec.launches), len(active))
+			return append(errs, fmt.Errorf("dispatch %d (%s): %d launches recorded, %d planned", d.Index, d.Op, len(rec.launches), len(active)))
 		}
 		bindingOf := map[ir.ValueID]exec.Binding{}
 		for _, b := range append(append([]exec.Binding{}, d.Inputs...), d.Outputs...) {
@@ -289,26 +297,26 @@ func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands
 			// type is the one the MSL signature names.
 			sig, ok := sigs[lr.kernel]
 			if !ok {
-				t.Fatalf("%s: no MSL kernel of that name", where)
+				return append(errs, fmt.Errorf("%s: no MSL kernel of that name", where))
 			}
 			if got := paramTypeName(reflect.TypeOf(l.Args)); got != sig.params {
-				t.Errorf("%s: Go arguments %s, MSL takes %s", where, got, sig.params)
+				errs = append(errs, fmt.Errorf("%s: Go arguments %s, MSL takes %s", where, got, sig.params))
 			}
 			dec := reflect.New(reflect.TypeOf(l.Args))
 			if err := binary.Read(bytes.NewReader(lr.params), binary.LittleEndian, dec.Interface()); err != nil {
-				t.Fatalf("%s: %v", where, err)
+				return append(errs, fmt.Errorf("%s: %v", where, err))
 			}
 			if !reflect.DeepEqual(dec.Elem().Interface(), l.Args) {
-				t.Errorf("%s: argument bytes decode to %+v, planned %+v", where, dec.Elem().Interface(), l.Args)
+				errs = append(errs, fmt.Errorf("%s: argument bytes decode to %+v, planned %+v", where, dec.Elem().Interface(), l.Args))
 			}
 			// Bindings: indices 1..k as the MSL signature declares, each at
 			// exactly the program binding's buffer and offset.
 			if len(sig.buffers) != len(lr.binds) {
-				t.Errorf("%s: %d buffers bound, MSL declares %d", where, len(lr.binds), len(sig.buffers))
+				errs = append(errs, fmt.Errorf("%s: %d buffers bound, MSL declares %d", where, len(lr.binds), len(sig.buffers)))
 			}
 			for idx, k := range sig.buffers {
 				if k != idx+1 {
-					t.Errorf("%s: MSL buffer indices %v are not 1..k", where, sig.buffers)
+					errs = append(errs, fmt.Errorf("%s: MSL buffer indices %v are not 1..k", where, sig.buffers))
 				}
 			}
 			var out *Bind
@@ -317,16 +325,16 @@ func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands
 				b, known := bindingOf[pb.Value]
 				switch {
 				case !ok:
-					t.Errorf("%s: index %d never bound", where, pb.Index)
+					errs = append(errs, fmt.Errorf("%s: index %d never bound", where, pb.Index))
 				case !known:
-					t.Errorf("%s: index %d binds value %d, not an operand", where, pb.Index, pb.Value)
+					errs = append(errs, fmt.Errorf("%s: index %d binds value %d, not an operand", where, pb.Index, pb.Value))
 				case got != [2]int64{int64(b.Buffer), b.OffsetBytes}:
-					t.Errorf("%s: index %d bound at buf%d+%d, program binding is %v", where, pb.Index, got[0], got[1], &b)
+					errs = append(errs, fmt.Errorf("%s: index %d bound at buf%d+%d, program binding is %v", where, pb.Index, got[0], got[1], &b))
 				}
 				bound[pb.Value] = true
 				if pb.Write {
 					if out != nil {
-						t.Errorf("%s: two written operands", where)
+						errs = append(errs, fmt.Errorf("%s: two written operands", where))
 					}
 					out = &pb
 				}
@@ -334,14 +342,14 @@ func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands
 			// Grid: whole threadgroups of at most the pipeline's width, at
 			// most one of them partial.
 			if lr.tpg <= 0 || lr.tpg > dev.maxThreads {
-				t.Errorf("%s: %d threads per group, pipeline allows %d", where, lr.tpg, dev.maxThreads)
+				errs = append(errs, fmt.Errorf("%s: %d threads per group, pipeline allows %d", where, lr.tpg, dev.maxThreads))
 			}
 			threads := int64(lr.groups) * int64(lr.tpg)
 			if threads < l.Threads || threads-int64(lr.tpg) >= l.Threads {
-				t.Errorf("%s: grid %d x %d for %d threads", where, lr.groups, lr.tpg, l.Threads)
+				errs = append(errs, fmt.Errorf("%s: grid %d x %d for %d threads", where, lr.groups, lr.tpg, l.Threads))
 			}
 			if out == nil {
-				t.Errorf("%s: writes nothing", where)
+				errs = append(errs, fmt.Errorf("%s: writes nothing", where))
 				continue
 			}
 			ob := bindingOf[out.Value]
@@ -352,31 +360,32 @@ func checkRun(t *testing.T, prog *exec.Program, dev *fakeDevice, c *fakeCommands
 			for _, e := range written(l.Args, threads) {
 				byteOff := out.OffsetBytes + e*sz
 				if covered[out.Value][byteOff] {
-					t.Errorf("%s: element at byte %d written twice", where, byteOff)
+					errs = append(errs, fmt.Errorf("%s: element at byte %d written twice", where, byteOff))
 				}
 				covered[out.Value][byteOff] = true
 			}
 		}
 		for _, b := range d.Inputs {
 			if !bound[b.Value] && numel(b.Shape) > 0 && numel(d.Outputs[0].Shape) > 0 {
-				t.Errorf("dispatch %d (%s): input v%d never bound", d.Index, d.Op, b.Value)
+				errs = append(errs, fmt.Errorf("dispatch %d (%s): input v%d never bound", d.Index, d.Op, b.Value))
 			}
 		}
 		for _, b := range d.Outputs {
 			want := elementBytes(b)
 			got := covered[b.Value]
 			if len(want) != len(got) {
-				t.Errorf("dispatch %d (%s): output v%d: %d elements written, it has %d", d.Index, d.Op, b.Value, len(got), len(want))
+				errs = append(errs, fmt.Errorf("dispatch %d (%s): output v%d: %d elements written, it has %d", d.Index, d.Op, b.Value, len(got), len(want)))
 				continue
 			}
 			for off := range want {
 				if !got[off] {
-					t.Errorf("dispatch %d (%s): output v%d: element at byte %d not written", d.Index, d.Op, b.Value, off)
+					errs = append(errs, fmt.Errorf("dispatch %d (%s): output v%d: element at byte %d not written", d.Index, d.Op, b.Value, off))
 					break
 				}
 			}
 		}
 	}
+	return errs
 }
 
 // TestRecordedEncoding runs every graph through the driver on the
@@ -407,7 +416,9 @@ func TestRecordedEncoding(t *testing.T) {
 					if len(dev.runs) != 1 {
 						t.Fatalf("%d command buffers", len(dev.runs))
 					}
-					checkRun(t, prog, dev, dev.runs[0], serial, sigs)
+					for _, err := range checkRun(prog, dev, dev.runs[0], serial, sigs) {
+						t.Error(err)
+					}
 				})
 			}
 		}

@@ -41,18 +41,28 @@ func Source() (string, error) {
 	return b.String(), nil
 }
 
-var kernelDecl = regexp.MustCompile(`(?m)^kernel void ([a-z0-9_]+)\(|host_name\("([a-z0-9_]+)"\)`)
+var (
+	kernelDecl   = regexp.MustCompile(`(?m)^kernel void ([a-z0-9_]+)\(|host_name\("([a-z0-9_]+)"\)`)
+	templateDecl = regexp.MustCompile(`(?m)^template <typename T>\nkernel void ([a-z0-9_]+)\(`)
+)
 
 // KernelNames lists the functions the library exports, sorted: plain
-// kernels and named template instances.
+// kernels and the named instances of kernel templates.
 func KernelNames() ([]string, error) {
 	src, err := Source()
 	if err != nil {
 		return nil, err
 	}
+	templates := map[string]bool{}
+	for _, m := range templateDecl.FindAllStringSubmatch(src, -1) {
+		templates[m[1]] = true
+	}
 	var names []string
 	for _, m := range kernelDecl.FindAllStringSubmatch(src, -1) {
-		names = append(names, m[1]+m[2])
+		// A template is exported only through its named instances.
+		if !templates[m[1]] {
+			names = append(names, m[1]+m[2])
+		}
 	}
 	sort.Strings(names)
 	return names, nil
