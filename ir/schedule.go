@@ -10,6 +10,9 @@ import (
 // against the dependencies), else the deterministic topological order of
 // [Graph.TopoOrder].
 func (g *Graph) Schedule() ([]NodeID, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ir: schedule: nil graph: %w", ErrUndefined)
+	}
 	if g.Order != nil {
 		if err := g.CheckSchedule(g.Order); err != nil {
 			return nil, err
@@ -25,7 +28,9 @@ func (g *Graph) Schedule() ([]NodeID, error) {
 func (g *Graph) Deps() ([][]NodeID, error) {
 	deps := make([][]NodeID, len(g.Nodes))
 	var errs []error
-	for _, n := range g.Nodes {
+	for i, n := range g.Nodes {
+		// Index by position, not n.ID: Validate reports a wrong ID, and
+		// this must not panic on one.
 		if n == nil {
 			continue
 		}
@@ -33,26 +38,28 @@ func (g *Graph) Deps() ([][]NodeID, error) {
 		for _, lists := range [2][]ValueID{n.Inputs, n.KeepAlive} {
 			for _, v := range lists {
 				if err := g.producersOf(v, seen); err != nil {
-					errs = append(errs, &NodeError{Node: n.ID, Name: n.Name, Op: n.Op, Err: err})
+					errs = append(errs, &NodeError{Node: NodeID(i), Name: n.Name, Op: n.Op, Err: err})
 				}
 			}
 		}
-		delete(seen, n.ID)
+		delete(seen, NodeID(i))
 		for p := range seen {
-			deps[n.ID] = append(deps[n.ID], p)
+			deps[i] = append(deps[i], p)
 		}
-		sortNodeIDs(deps[n.ID])
+		sortNodeIDs(deps[i])
 	}
 	return deps, errors.Join(errs...)
 }
 
+// producersOf adds to seen the producers along id's view chain. A producer
+// outside g.Nodes is skipped (Validate reports it).
 func (g *Graph) producersOf(id ValueID, seen map[NodeID]bool) error {
 	for steps := 0; ; steps++ {
 		v := g.Value(id)
 		if v == nil {
 			return fmt.Errorf("value %d: %w", id, ErrUndefined)
 		}
-		if v.Producer != NoNode {
+		if g.Node(v.Producer) != nil {
 			seen[v.Producer] = true
 		}
 		if v.View == nil {
@@ -90,6 +97,14 @@ func (h *idHeap) Pop() any {
 // smallest NodeID (Kahn's algorithm with a min-heap), so the same graph
 // always gets the same schedule. A cycle is an error naming a node on it.
 func (g *Graph) TopoOrder() ([]NodeID, error) {
+	if g == nil {
+		return nil, fmt.Errorf("ir: schedule: nil graph: %w", ErrUndefined)
+	}
+	for i, n := range g.Nodes {
+		if n == nil {
+			return nil, &NodeError{Node: NodeID(i), Err: fmt.Errorf("schedule: nil node: %w", ErrUndefined)}
+		}
+	}
 	deps, err := g.Deps()
 	if err != nil {
 		return nil, fmt.Errorf("ir: schedule: %w", err)
@@ -122,7 +137,7 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 	if len(order) != len(g.Nodes) {
 		for n, d := range indeg {
 			if nd := g.Nodes[n]; d > 0 && nd != nil {
-				return nil, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op, Err: ErrCycle}
+				return nil, &NodeError{Node: NodeID(n), Name: nd.Name, Op: nd.Op, Err: fmt.Errorf("schedule: on or after a cycle: %w", ErrCycle)}
 			}
 		}
 	}
@@ -133,6 +148,9 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 // missing or repeated, an ID out of range, or a node placed before a node it
 // depends on.
 func (g *Graph) CheckSchedule(order []NodeID) error {
+	if g == nil {
+		return fmt.Errorf("ir: schedule: nil graph: %w", ErrUndefined)
+	}
 	deps, err := g.Deps()
 	if err != nil {
 		return fmt.Errorf("ir: schedule: %w", err)
@@ -145,9 +163,14 @@ func (g *Graph) CheckSchedule(order []NodeID) error {
 	for i, n := range order {
 		switch {
 		case n < 0 || int(n) >= len(g.Nodes):
-			errs = append(errs, fmt.Errorf("ir: schedule step %d: node %d out of range: %w", i, n, ErrSchedule))
+			errs = append(errs, &NodeError{Node: n, Err: fmt.Errorf("schedule step %d: node id out of range [0, %d): %w", i, len(g.Nodes), ErrSchedule)})
 		case step[n] >= 0:
-			errs = append(errs, fmt.Errorf("ir: schedule step %d: node %d already at step %d: %w", i, n, step[n], ErrSchedule))
+			nd := g.Nodes[n]
+			e := &NodeError{Node: n, Err: fmt.Errorf("schedule step %d: already at step %d: %w", i, step[n], ErrSchedule)}
+			if nd != nil {
+				e.Name, e.Op = nd.Name, nd.Op
+			}
+			errs = append(errs, e)
 		default:
 			step[n] = i
 		}
@@ -158,12 +181,12 @@ func (g *Graph) CheckSchedule(order []NodeID) error {
 			continue
 		}
 		if s < 0 {
-			errs = append(errs, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op, Err: fmt.Errorf("not scheduled: %w", ErrSchedule)})
+			errs = append(errs, &NodeError{Node: NodeID(n), Name: nd.Name, Op: nd.Op, Err: fmt.Errorf("not scheduled: %w", ErrSchedule)})
 			continue
 		}
 		for _, d := range deps[n] {
 			if step[d] > s {
-				errs = append(errs, &NodeError{Node: nd.ID, Name: nd.Name, Op: nd.Op,
+				errs = append(errs, &NodeError{Node: NodeID(n), Name: nd.Name, Op: nd.Op,
 					Err: fmt.Errorf("runs at step %d before its dependency node %d (step %d): %w", s, d, step[d], ErrSchedule)})
 			}
 		}

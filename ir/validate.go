@@ -429,6 +429,22 @@ func (c *checker) viewOp(id NodeID, n *Node, info *OpInfo, in []TensorType) {
 
 // dependencies reports node cycles, through view chains.
 func (c *checker) dependencies() {
+	// Deps leaves out a node's dependence on itself: find those first.
+	for i, n := range c.g.Nodes {
+		if n == nil {
+			continue
+		}
+		seen := map[NodeID]bool{}
+		for _, lists := range [2][]ValueID{n.Inputs, n.KeepAlive} {
+			for _, v := range lists {
+				_ = c.g.producersOf(v, seen) // errors reported by earlier passes
+			}
+		}
+		if seen[NodeID(i)] {
+			c.cyclic = true
+			c.nodeErr(NodeID(i), "reads its own output: a cycle of one node: %w", ErrCycle)
+		}
+	}
 	deps, _ := c.g.Deps() // broken references are reported by earlier passes
 	left := unorderable(deps)
 	if len(left) == 0 {
