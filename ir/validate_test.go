@@ -164,7 +164,9 @@ func TestValidateRejects(t *testing.T) {
 		{"view op output on another base", func(g *ir.Graph, id map[string]ir.ValueID) { g.Values[id["r"]].View.Base = id["y"] },
 			want{class: ir.ErrViewBounds, node: "r"}},
 		// types
-		{"too many inputs", func(g *ir.Graph, id map[string]ir.ValueID) { n(g, id, "y").Inputs = append(n(g, id, "y").Inputs, id["x"]) },
+		{"too many inputs", func(g *ir.Graph, id map[string]ir.ValueID) {
+			n(g, id, "y").Inputs = append(n(g, id, "y").Inputs, id["x"])
+		},
 			want{class: ir.ErrArity, node: "y"}},
 		{"too few inputs", func(g *ir.Graph, id map[string]ir.ValueID) { n(g, id, "h").Inputs = n(g, id, "h").Inputs[:1] },
 			want{class: ir.ErrArity, node: "h"}},
