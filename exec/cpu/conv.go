@@ -101,30 +101,42 @@ func kConv(c *call) error {
 			n, m := p/M, p%M
 			c0 := (m / Mg) * Cg
 			plane := out[p*OH*OW : (p+1)*OH*OW]
-			for oh := int64(0); oh < OH; oh++ {
-				for ow := int64(0); ow < OW; ow++ {
-					s := 0.0
-					for ci := int64(0); ci < Cg; ci++ {
-						xp := xv[(n*C+c0+ci)*H*W:]
-						wp := wv[(m*Cg+ci)*KH*KW:]
-						for kh := int64(0); kh < KH; kh++ {
+			if bv != nil {
+				for i := range plane {
+					plane[i] = bv[m]
+				}
+			}
+			// Accumulate tap by tap: for a fixed (ci, kh, kw) the valid
+			// output columns form one range, so the inner loop has no
+			// branches. Every element still sums in (ci, kh, kw) order.
+			for ci := int64(0); ci < Cg; ci++ {
+				xp := xv[(n*C+c0+ci)*H*W : (n*C+c0+ci+1)*H*W]
+				wp := wv[(m*Cg+ci)*KH*KW : (m*Cg+ci+1)*KH*KW]
+				for kh := int64(0); kh < KH; kh++ {
+					for kw := int64(0); kw < KW; kw++ {
+						wval := wp[kh*KW+kw]
+						shift := kw*win.dw - win.pl // iw = ow*sw + shift
+						owLo, owHi := validRange(shift, win.sw, W, OW)
+						for oh := int64(0); oh < OH; oh++ {
 							ih := oh*win.sh - win.pt + kh*win.dh
 							if ih < 0 || ih >= H {
 								continue
 							}
-							for kw := int64(0); kw < KW; kw++ {
-								iw := ow*win.sw - win.pl + kw*win.dw
-								if iw < 0 || iw >= W {
-									continue
+							xrow := xp[ih*W : (ih+1)*W]
+							orow := plane[oh*OW : (oh+1)*OW]
+							if win.sw == 1 {
+								xs := xrow[owLo+shift : owHi+shift]
+								os := orow[owLo:owHi]
+								for i, xval := range xs {
+									os[i] += wval * xval
 								}
-								s += xp[ih*W+iw] * wp[kh*KW+kw]
+								continue
+							}
+							for ow := owLo; ow < owHi; ow++ {
+								orow[ow] += wval * xrow[ow*win.sw+shift]
 							}
 						}
 					}
-					if bv != nil {
-						s += bv[m]
-					}
-					plane[oh*OW+ow] = s
 				}
 			}
 		}
@@ -303,4 +315,23 @@ func kGlobalAveragePool(c *call) error {
 	}
 	storeF(y, out)
 	return nil
+}
+
+// validRange returns the output columns [lo, hi) whose input column
+// ow*stride + shift lies in [0, w), clipped to [0, outW).
+func validRange(shift, stride, w, outW int64) (lo, hi int64) {
+	// ow*stride + shift >= 0  <=>  ow >= ceil(-shift / stride)
+	lo = 0
+	if shift < 0 {
+		lo = (-shift + stride - 1) / stride
+	}
+	// ow*stride + shift <= w-1  <=>  ow <= floor((w-1-shift) / stride)
+	if w-1-shift < 0 {
+		return lo, lo
+	}
+	hi = min((w-1-shift)/stride+1, outW)
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
 }

@@ -1,0 +1,183 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/ir"
+	"pgregory.net/rapid"
+)
+
+var e2eCount = flag.Int("e2e.count", 40, "random graphs per mode in the end-to-end property test")
+
+// tb is what the helpers need from *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+}
+
+// compilers are the memory plans every program is built on: the planner's
+// and the naive independent one (naiveplan_test.go).
+func compilers() map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error) {
+	return map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error){
+		"naive": compileNaive,
+	}
+}
+
+// eachProgram calls fn for every (plan, mode) program of g.
+func eachProgram(t tb, g *ir.Graph, fn func(name string, p *exec.Program)) {
+	t.Helper()
+	for cn, c := range compilers() {
+		for _, mode := range exec.Modes() {
+			p, err := c(g, mode)
+			if err != nil {
+				t.Fatalf("%s/%v: compile: %v", cn, mode, err)
+			}
+			fn(cn+"/"+mode.String(), p)
+		}
+	}
+}
+
+// reference runs g with every value in its own buffer, serially.
+func reference(t tb, g *ir.Graph, in map[ir.ValueID][]byte) *exec.Result {
+	t.Helper()
+	p, err := exec.Reference(g)
+	if err != nil {
+		t.Fatalf("reference: %v", err)
+	}
+	res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{Order: cpu.InOrder}), p, in, exec.RunOptions{})
+	if err != nil {
+		t.Fatalf("reference run: %v", err)
+	}
+	return res
+}
+
+// diff runs p on be and returns "" when every output equals want bit for
+// bit, or a description of the first difference.
+func diff(p *exec.Program, be exec.Backend, in map[ir.ValueID][]byte, want *exec.Result, opts exec.RunOptions) (string, error) {
+	res, err := exec.RunOnce(context.Background(), be, p, in, opts)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range p.Graph.ValuesWith(ir.FlagOutput) {
+		if !bytes.Equal(res.Outputs[id], want.Outputs[id]) {
+			return fmt.Sprintf("output %d %q differs from the reference", id, p.Graph.Values[id].Name), nil
+		}
+	}
+	return "", nil
+}
+
+// backends are the CPU executions every program must agree under: the
+// worker pool, and each group run sequentially backwards (a legal order
+// that exposes a missing barrier deterministically).
+//
+// Under -race (or -short) only the worker pool runs: that is what the race
+// detector checks, and the instrumented kernels are slow.
+func backends() map[string]exec.Backend {
+	if raceEnabled || testing.Short() {
+		return map[string]exec.Backend{"concurrent": cpu.New(cpu.Options{Workers: 4})}
+	}
+	return map[string]exec.Backend{
+		"concurrent": cpu.New(cpu.Options{Workers: 4}),
+		"reversed":   cpu.New(cpu.Options{Order: cpu.Reversed}),
+	}
+}
+
+// TestEndToEndRandomGraphs: random graph -> plan -> barriers (every mode)
+// -> CPU run equals the reference run bit for bit.
+func TestEndToEndRandomGraphs(t *testing.T) {
+	withChecks(t, *e2eCount)
+	rapid.Check(t, func(rt *rapid.T) {
+		g := genGraph(rt)
+		in, err := exec.RandomInputs(g, 7)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		want := reference(rt, g, in)
+		eachProgram(rt, g, func(pn string, p *exec.Program) {
+			for name, be := range backends() {
+				d, err := diff(p, be, in, want, exec.RunOptions{})
+				if err != nil {
+					rt.Fatalf("%s/%s: %v", pn, name, err)
+				}
+				if d != "" {
+					rt.Fatalf("%s/%s: %s", pn, name, d)
+				}
+			}
+		})
+	})
+}
+
+// withChecks sets rapid's -rapid.checks to n unless the command line set it.
+func withChecks(t *testing.T, n int) {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
+	if set {
+		return
+	}
+	old := flag.Lookup("rapid.checks").Value.String()
+	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+}
+
+// testdataGraphs returns the parsed graphs in the module's testdata.
+func testdataGraphs(t tb) map[string]*ir.Graph {
+	t.Helper()
+	files, _ := filepath.Glob("../testdata/*.json")
+	if len(files) == 0 {
+		t.Skip("no testdata graphs")
+	}
+	out := map[string]*ir.Graph{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ir.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = g
+	}
+	return out
+}
+
+// TestTestdataAllModes runs every testdata graph in all three modes and
+// requires identical outputs, equal to the reference run.
+func TestTestdataAllModes(t *testing.T) {
+	for name, g := range testdataGraphs(t) {
+		t.Run(name, func(t *testing.T) {
+			in, err := exec.RandomInputs(g, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := reference(t, g, in)
+			if len(want.Outputs) == 0 {
+				t.Fatal("graph has no outputs")
+			}
+			eachProgram(t, g, func(pn string, p *exec.Program) {
+				for bn, be := range backends() {
+					d, err := diff(p, be, in, want, exec.RunOptions{})
+					if err != nil {
+						t.Fatalf("%s/%s: %v", pn, bn, err)
+					}
+					if d != "" {
+						t.Errorf("%s/%s: %s", pn, bn, d)
+					}
+				}
+			})
+		})
+	}
+}
