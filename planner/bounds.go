@@ -1,0 +1,104 @@
+package planner
+
+import (
+	"math"
+	"sort"
+)
+
+// LowerBound returns the peak over time of the sum of the sizes of the
+// buffers live at that step: no valid placement has a smaller arena, because
+// the buffers live at the peak step are pairwise disjoint inside it.
+//
+// Sizes are taken as given. PlanGraph has already rounded every size up to
+// the alignment (all graph buffers share one alignment), so for graph plans
+// this is the peak of aligned live sizes. For a DSA instance with mixed
+// alignments the sizes are NOT rounded: rounding could exceed the optimum
+// (a 10-byte buffer aligned to 64 and a 54-byte unaligned buffer live together
+// fit in 64 bytes, while rounded sizes sum to 118), and a lower bound must
+// never exceed the optimum.
+//
+// Buffers with End <= Start contribute nothing.
+func LowerBound(bufs []Buffer) int64 {
+	type event struct{ t, d int64 }
+	evs := make([]event, 0, 2*len(bufs))
+	for _, b := range bufs {
+		if b.End > b.Start && b.Size > 0 {
+			evs = append(evs, event{b.Start, b.Size}, event{b.End, -b.Size})
+		}
+	}
+	// At equal times ends come first: lifespans are half-open.
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].t != evs[j].t {
+			return evs[i].t < evs[j].t
+		}
+		return evs[i].d < evs[j].d
+	})
+	var cur, peak int64
+	for _, e := range evs {
+		cur = satAdd(cur, e.d)
+		peak = max(peak, cur)
+	}
+	return peak
+}
+
+// ArenaSize returns the arena a placement needs: the largest offset+size over
+// buffers of positive size (0 when there are none). offsets is index-aligned
+// with bufs; missing offsets count as 0.
+func ArenaSize(bufs []Buffer, offsets []int64) int64 {
+	var top int64
+	for i, b := range bufs {
+		if b.Size <= 0 {
+			continue
+		}
+		var off int64
+		if i < len(offsets) {
+			off = offsets[i]
+		}
+		top = max(top, satAdd(off, b.Size))
+	}
+	return top
+}
+
+// UnsharedSize returns the sum of the sizes: the arena needed when no two
+// buffers share memory.
+func UnsharedSize(bufs []Buffer) int64 {
+	var sum int64
+	for _, b := range bufs {
+		if b.Size > 0 {
+			sum = satAdd(sum, b.Size)
+		}
+	}
+	return sum
+}
+
+// alignOf returns the effective alignment (at least 1).
+func alignOf(b *Buffer) int64 {
+	if b.Align > 1 {
+		return b.Align
+	}
+	return 1
+}
+
+// alignUp rounds x up to a multiple of a (a >= 1), saturating.
+func alignUp(x, a int64) int64 {
+	if a <= 1 {
+		return x
+	}
+	r := x % a
+	if r == 0 {
+		return x
+	}
+	return satAdd(x, a-r)
+}
+
+// satAdd adds without wrapping past math.MaxInt64 or math.MinInt64.
+func satAdd(a, b int64) int64 {
+	s := a + b
+	if a > 0 && b > 0 && s < 0 {
+		return math.MaxInt64
+	}
+	if a < 0 && b < 0 && s >= 0 {
+		return math.MinInt64
+	}
+	return s
+}

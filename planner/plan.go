@@ -1,0 +1,128 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/memplan/memplan/ir"
+)
+
+// Plan is the result of planning: one offset per buffer in a single arena,
+// and for graph plans the slot of every value.
+type Plan struct {
+	// Buffers are the blocks placed in the arena (for graph plans, one per
+	// root value or in-place chain; Start/End in schedule steps).
+	Buffers []Buffer
+	// Offsets is index-aligned with Buffers.
+	Offsets []int64
+	// ArenaBytes is the arena size: the largest offset+size.
+	ArenaBytes int64
+	// LowerBoundBytes is LowerBound(Buffers): no placement does better.
+	LowerBoundBytes int64
+	// UnsharedBytes is the sum of the buffer sizes: the arena without reuse.
+	UnsharedBytes int64
+	// Strategy names the placer that produced the offsets; a portfolio
+	// reports its winning member as "portfolio/size".
+	Strategy string
+	// PlanSeconds is the wall time of liveness and placement.
+	PlanSeconds float64
+
+	// Graph plans only.
+
+	// Slots is indexed by ir.ValueID: where every value lives.
+	Slots []Slot
+	// Values lists, per buffer, the root values it holds in order: more than
+	// one when outputs were computed in place over their inputs.
+	Values [][]ir.ValueID
+	// Order is the schedule the lifespans refer to; Steps is its length.
+	Order []ir.NodeID
+	Steps int64
+}
+
+// Slot says where one value lives.
+type Slot struct {
+	// Buffer indexes Plan.Buffers, or is -1 for an external value.
+	Buffer int
+	// Root is the value that owns the storage (the value itself unless it is
+	// a view).
+	Root ir.ValueID
+	// Offset is the absolute arena byte offset of the value's first element
+	// (buffer offset + accumulated view offset); for external values, the byte
+	// offset inside the root's own buffer.
+	Offset int64
+	// Bytes is the addressable extent: the dense size, or for a strided view
+	// the window from its lowest to one past its highest addressed byte.
+	Bytes int64
+	// Low is how far below Offset the window starts (non-zero only for
+	// views with negative strides): the value addresses
+	// [Offset-Low, Offset-Low+Bytes).
+	Low int64
+	// External is set for values outside the arena (inputs, weights and
+	// constants unless Options.PlaceInputs, and views of them).
+	External bool
+}
+
+// FragmentationBytes returns ArenaBytes - LowerBoundBytes.
+func (p *Plan) FragmentationBytes() int64 { return p.ArenaBytes - p.LowerBoundBytes }
+
+// FragmentationPercent returns the arena's excess over the lower bound as a
+// percentage of the lower bound (0 when the bound is 0).
+func (p *Plan) FragmentationPercent() float64 {
+	if p.LowerBoundBytes == 0 {
+		return 0
+	}
+	return 100 * float64(p.ArenaBytes-p.LowerBoundBytes) / float64(p.LowerBoundBytes)
+}
+
+// PlanBuffers places a DSA instance with the strategy named in opts. Buffers
+// whose Align is 0 get opts.Align when it is set (not the graph default:
+// DSA instances carry their own alignment). The input is not mutated.
+func PlanBuffers(ctx context.Context, bufs []Buffer, opts Options) (*Plan, error) {
+	t0 := time.Now()
+	own := make([]Buffer, len(bufs))
+	copy(own, bufs)
+	if opts.Align > 0 {
+		for i := range own {
+			if own[i].Align == 0 {
+				own[i].Align = opts.Align
+			}
+		}
+	}
+	p := &Plan{Buffers: own}
+	if err := p.place(ctx, opts); err != nil {
+		return nil, err
+	}
+	p.PlanSeconds = time.Since(t0).Seconds()
+	return p, nil
+}
+
+// place fills Offsets, the sizes and Strategy from Buffers.
+func (p *Plan) place(ctx context.Context, opts Options) error {
+	pl, err := PlacerByName(opts.Strategy, opts)
+	if err != nil {
+		return err
+	}
+	p.Strategy = pl.Name()
+	if pf, ok := pl.(*portfolio); ok {
+		off, win, err := pf.placeBest(ctx, p.Buffers)
+		if err != nil {
+			return err
+		}
+		p.Offsets = off
+		p.Strategy = "portfolio/" + pf.members[win].Name()
+	} else {
+		off, err := pl.Place(ctx, p.Buffers)
+		if err != nil {
+			return err
+		}
+		if len(off) != len(p.Buffers) {
+			return fmt.Errorf("planner: strategy %q returned %d offsets for %d buffers: %w", p.Strategy, len(off), len(p.Buffers), ErrLength)
+		}
+		p.Offsets = off
+	}
+	p.ArenaBytes = ArenaSize(p.Buffers, p.Offsets)
+	p.LowerBoundBytes = LowerBound(p.Buffers)
+	p.UnsharedBytes = UnsharedSize(p.Buffers)
+	return nil
+}

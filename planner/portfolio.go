@@ -1,0 +1,69 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+)
+
+// portfolio runs several placers and keeps the smallest arena.
+type portfolio struct {
+	members []Placer
+}
+
+// Portfolio returns the default placer: best-fit under the size, lifespan,
+// area and start orders plus first-fit under the size order, run
+// concurrently (at most GOMAXPROCS at a time). It keeps the smallest arena;
+// ties go to the earlier member, so the result does not depend on timing.
+func Portfolio() Placer {
+	p := &portfolio{}
+	for _, o := range singleOrders {
+		p.members = append(p.members, o)
+	}
+	return p
+}
+
+// Name returns "portfolio".
+func (p *portfolio) Name() string { return "portfolio" }
+
+// Place runs every member and returns the best placement. An error is
+// returned only when every member failed.
+func (p *portfolio) Place(ctx context.Context, bufs []Buffer) ([]int64, error) {
+	off, _, err := p.placeBest(ctx, bufs)
+	return off, err
+}
+
+// placeBest also returns the index of the winning member.
+func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int, error) {
+	if err := validateBuffers(bufs); err != nil {
+		return nil, -1, err
+	}
+	results := make([][]int64, len(p.members))
+	errs := make([]error, len(p.members))
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, m := range p.members {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i], errs[i] = m.Place(ctx, bufs)
+		}()
+	}
+	wg.Wait()
+	best, bestArena := -1, int64(0)
+	for i, off := range results {
+		if errs[i] != nil {
+			continue
+		}
+		if a := ArenaSize(bufs, off); best < 0 || a < bestArena {
+			best, bestArena = i, a
+		}
+	}
+	if best < 0 {
+		return nil, -1, errors.Join(errs...)
+	}
+	return results[best], best, nil
+}

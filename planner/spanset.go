@@ -1,0 +1,53 @@
+package planner
+
+// spanSet is a growing union of half-open byte ranges [lo, hi), kept as
+// sorted, disjoint, non-touching spans: inserting [4, 8) into {[0, 4), [8, 9)}
+// leaves {[0, 9)}. The placer only ever adds memory to a set (placement never
+// frees), so a set stays short when placements pack tightly: a thousand
+// adjacent buffers are one span.
+type spanSet struct {
+	lo, hi []int64
+}
+
+func (s *spanSet) empty() bool { return len(s.lo) == 0 }
+
+// search returns the index of the first span with hi > x.
+func (s *spanSet) search(x int64, from int) int {
+	i, j := from, len(s.hi)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.hi[h] <= x {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
+}
+
+// insert adds [lo, hi) to the set, merging spans it overlaps or touches.
+func (s *spanSet) insert(lo, hi int64) {
+	if lo >= hi {
+		return
+	}
+	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
+	i := s.search(lo-1, 0)
+	j := i
+	for j < len(s.lo) && s.lo[j] <= hi {
+		j++
+	}
+	if i == j {
+		s.lo = append(s.lo, 0)
+		s.hi = append(s.hi, 0)
+		copy(s.lo[i+1:], s.lo[i:])
+		copy(s.hi[i+1:], s.hi[i:])
+		s.lo[i], s.hi[i] = lo, hi
+		return
+	}
+	s.lo[i] = min(s.lo[i], lo)
+	s.hi[i] = max(s.hi[j-1], hi)
+	if j > i+1 {
+		s.lo = append(s.lo[:i+1], s.lo[j:]...)
+		s.hi = append(s.hi[:i+1], s.hi[j:]...)
+	}
+}

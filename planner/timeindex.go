@@ -1,0 +1,182 @@
+package planner
+
+import (
+	"math"
+	"sort"
+)
+
+// timeIndex answers the placer's one question: which byte ranges are taken,
+// at some step of [start, end), by the buffers placed so far?
+//
+// It is a segment tree over the compressed time axis (the distinct Start and
+// End values cut time into elementary slots). A placed buffer is recorded at
+// its canonical nodes, the O(log T) maximal tree nodes whose slot ranges tile
+// its lifespan. Every node keeps two growing unions of byte ranges:
+//
+//	cover(N): buffers whose canonical node is N (they live through all of N);
+//	sub(N):   buffers with a canonical node anywhere in N's subtree.
+//
+// Two segment-tree nodes either nest or are disjoint, so a buffer meets the
+// slots of a query node Q exactly when one of its canonical nodes is inside
+// Q's subtree (it is in sub(Q)) or is a strict ancestor of Q (it is in cover
+// of that ancestor). The taken memory over [start, end) is therefore the
+// union of sub(Q) over the query's canonical nodes and cover(A) over their
+// strict ancestors: O(log T) sets, each a short list of merged spans, instead
+// of every placed buffer that overlaps in time. Recording a buffer touches
+// its canonical nodes and their ancestors, O(log T) sets.
+//
+// Worked example: slots 0..3 (leaves 4..7 of a 4-leaf tree). Buffer A lives
+// in slots [0, 4) at bytes [0, 8): canonical node 1 (the root), so cover(1)
+// and sub(1) get [0, 8). Buffer B lives in [2, 3) at bytes [8, 12): canonical
+// leaf 6; sub(6), sub(3), sub(1) get [8, 12). A query for [0, 2) has the one
+// canonical node 2: sub(2) is empty and the strict ancestor 1 has cover
+// [0, 8), so bytes [0, 8) are taken and [8, inf) is free: B does not meet
+// slots 0..1, and the index never looked at it.
+type timeIndex struct {
+	times []int64 // sorted distinct time coordinates
+	size  int     // number of leaves, a power of two
+	cover []spanSet
+	sub   []spanSet
+	stamp []uint32
+	clock uint32
+
+	nodes []int      // scratch: canonical nodes of one range
+	sets  []*spanSet // scratch: the sets of one query
+	cur   []int      // scratch: one cursor per query set
+}
+
+func newTimeIndex(bufs []Buffer) *timeIndex {
+	times := make([]int64, 0, 2*len(bufs))
+	for _, b := range bufs {
+		times = append(times, b.Start, b.End)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	k := 0
+	for i, t := range times {
+		if i == 0 || t != times[k-1] {
+			times[k] = t
+			k++
+		}
+	}
+	times = times[:k]
+	size := 1
+	for size < len(times) {
+		size <<= 1
+	}
+	return &timeIndex{
+		times: times,
+		size:  size,
+		cover: make([]spanSet, 2*size),
+		sub:   make([]spanSet, 2*size),
+		stamp: make([]uint32, 2*size),
+	}
+}
+
+// slot maps a time coordinate to its index on the compressed axis.
+func (ix *timeIndex) slot(t int64) int {
+	return sort.Search(len(ix.times), func(i int) bool { return ix.times[i] >= t })
+}
+
+// canonical fills ix.nodes with the canonical nodes of [start, end).
+func (ix *timeIndex) canonical(start, end int64) {
+	ix.nodes = ix.nodes[:0]
+	l, r := ix.slot(start)+ix.size, ix.slot(end)+ix.size
+	for l < r {
+		if l&1 == 1 {
+			ix.nodes = append(ix.nodes, l)
+			l++
+		}
+		if r&1 == 1 {
+			r--
+			ix.nodes = append(ix.nodes, r)
+		}
+		l >>= 1
+		r >>= 1
+	}
+}
+
+func (ix *timeIndex) tick() {
+	ix.clock++
+	if ix.clock == 0 {
+		clear(ix.stamp)
+		ix.clock = 1
+	}
+}
+
+// add records bytes [lo, hi) as taken during [start, end).
+func (ix *timeIndex) add(start, end, lo, hi int64) {
+	if lo >= hi || start >= end {
+		return
+	}
+	ix.canonical(start, end)
+	ix.tick()
+	for _, c := range ix.nodes {
+		ix.cover[c].insert(lo, hi)
+		for n := c; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
+			ix.stamp[n] = ix.clock
+			ix.sub[n].insert(lo, hi)
+		}
+	}
+}
+
+// collect fills ix.sets with the non-empty sets whose union is the memory
+// taken at some step of [start, end).
+func (ix *timeIndex) collect(start, end int64) {
+	ix.canonical(start, end)
+	ix.tick()
+	ix.sets = ix.sets[:0]
+	for _, c := range ix.nodes {
+		ix.stamp[c] = ix.clock
+		if !ix.sub[c].empty() {
+			ix.sets = append(ix.sets, &ix.sub[c])
+		}
+	}
+	for _, c := range ix.nodes {
+		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
+			ix.stamp[n] = ix.clock
+			if !ix.cover[n].empty() {
+				ix.sets = append(ix.sets, &ix.cover[n])
+			}
+		}
+	}
+	ix.cur = ix.cur[:0]
+	for range ix.sets {
+		ix.cur = append(ix.cur, 0)
+	}
+}
+
+// gaps calls visit for every maximal free byte range [lo, hi) at or above
+// from, in increasing order, given the sets that collect found; the last gap
+// has hi == math.MaxInt64. It stops early when visit returns false.
+func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
+	x := from
+	m := len(ix.sets)
+	for {
+		// Advance x past taken memory until no set holds it.
+		clean := 0
+		for i := 0; clean < m; i = (i + 1) % m {
+			s := ix.sets[i]
+			j := s.search(x, ix.cur[i])
+			ix.cur[i] = j
+			if j < len(s.lo) && s.lo[j] <= x {
+				// Spans never touch, so the set does not hold the new x.
+				x = s.hi[j]
+				ix.cur[i] = j + 1
+				clean = 1
+			} else {
+				clean++
+			}
+		}
+		// x is free; the gap ends at the next taken byte of any set.
+		hi := int64(math.MaxInt64)
+		for i, s := range ix.sets {
+			if j := ix.cur[i]; j < len(s.lo) {
+				hi = min(hi, s.lo[j])
+			}
+		}
+		if !visit(x, hi) || hi == math.MaxInt64 {
+			return
+		}
+		x = hi
+	}
+}
