@@ -82,12 +82,15 @@ func (v *View) IsContiguous(s Shape, elem int64) bool {
 		return true
 	}
 	want := ContiguousStrides(s, elem)
+	if len(want) != len(v.StridesBytes) {
+		return false
+	}
 	for i := range want {
 		if s[i] > 1 && want[i] != v.StridesBytes[i] {
 			return false
 		}
 	}
-	return len(want) == len(v.StridesBytes)
+	return true
 }
 
 // Value is a tensor: an input, a weight or constant, a node's result, or a view.

@@ -197,6 +197,10 @@ func inferGemm(in []TensorType, a Attrs) ([]TensorType, error) {
 	return one(TensorType{in[0].DType, out})
 }
 
+// maxWindowAttr bounds strides, pads, dilations and kernel extents, so that
+// window arithmetic on extents up to MaxBytes cannot overflow int64.
+const maxWindowAttr = 1 << 14
+
 // spatial holds 2-D window parameters: strides, pads [top, left, bottom,
 // right] and dilations.
 type spatial struct {
@@ -217,8 +221,8 @@ func spatialAttrs(a Attrs) (spatial, error) {
 			return attrErr("%s has %d entries, want %d", name, len(v), n)
 		}
 		for i, x := range v {
-			if x < minV {
-				return attrErr("%s[%d] = %d, want >= %d", name, i, x, minV)
+			if x < minV || x > maxWindowAttr {
+				return attrErr("%s[%d] = %d, want in [%d, %d]", name, i, x, minV, maxWindowAttr)
 			}
 			dst[i] = x
 		}
@@ -238,6 +242,9 @@ func spatialAttrs(a Attrs) (spatial, error) {
 
 // windowOut is the output extent of a sliding window over n elements.
 func windowOut(n, k, stride, padBegin, padEnd, dil int64, ceil bool) (int64, error) {
+	if k > maxWindowAttr {
+		return 0, shapeErr("window %d larger than %d", k, maxWindowAttr)
+	}
 	eff := (k-1)*dil + 1
 	span := n + padBegin + padEnd - eff
 	if k < 1 || span < 0 {
@@ -266,7 +273,7 @@ func inferConv(in []TensorType, a Attrs) ([]TensorType, error) {
 		return nil, shapeErr("Conv needs 4-D input and weight, have %v and %v", x, w)
 	}
 	g := a.GetInt("group", 1)
-	if g < 1 || x[1]%g != 0 || w[0]%g != 0 || w[1]*g != x[1] {
+	if g < 1 || g > max(x[1], 1) || x[1]%g != 0 || w[0]%g != 0 || w[1]*g != x[1] {
 		return nil, shapeErr("Conv group %d: input channels %d, weight %v", g, x[1], w)
 	}
 	sp, err := spatialAttrs(a)
@@ -302,7 +309,7 @@ func inferConvTranspose(in []TensorType, a Attrs) ([]TensorType, error) {
 		return nil, shapeErr("ConvTranspose needs 4-D input and weight, have %v and %v", x, w)
 	}
 	g := a.GetInt("group", 1)
-	if g < 1 || w[0] != x[1] || x[1]%g != 0 {
+	if g < 1 || g > max(x[1], 1) || w[0] != x[1] || x[1]%g != 0 || w[2] > maxWindowAttr || w[3] > maxWindowAttr {
 		return nil, shapeErr("ConvTranspose group %d: input channels %d, weight %v", g, x[1], w)
 	}
 	sp, err := spatialAttrs(a)
@@ -312,6 +319,12 @@ func inferConvTranspose(in []TensorType, a Attrs) ([]TensorType, error) {
 	op := a.GetInts("output_padding", []int64{0, 0})
 	if len(op) != 2 {
 		return nil, attrErr("output_padding has %d entries, want 2", len(op))
+	}
+	for i := range 2 {
+		// strides*(extent-1) must not overflow: extents are at most MaxBytes.
+		if x[2+i] > MaxBytes/maxWindowAttr || op[i] < 0 || op[i] > maxWindowAttr {
+			return nil, shapeErr("ConvTranspose input %v or output_padding %v too large", x, op)
+		}
 	}
 	var outHW [2]int64
 	for i := range 2 {

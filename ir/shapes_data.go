@@ -25,6 +25,9 @@ func inferConcat(in []TensorType, a Attrs) ([]TensorType, error) {
 			}
 		}
 		out[ax] += t.Shape[ax]
+		if out[ax] > MaxBytes {
+			return nil, shapeErr("Concat on axis %d: extent overflows", ax)
+		}
 	}
 	return one(TensorType{in[0].DType, out})
 }
@@ -36,8 +39,8 @@ func SplitSizes(dim int64, a Attrs) ([]int64, error) {
 	if sizes := a.GetInts("split", nil); sizes != nil {
 		sum := int64(0)
 		for i, s := range sizes {
-			if s < 0 {
-				return nil, attrErr("split[%d] = %d is negative", i, s)
+			if s < 0 || s > dim {
+				return nil, attrErr("split[%d] = %d is outside [0, %d]", i, s, dim)
 			}
 			sum += s
 		}
@@ -166,6 +169,11 @@ func inferPad(in []TensorType, a Attrs) ([]TensorType, error) {
 		return nil, attrErr("Pad mode %q, only constant is supported", m)
 	}
 	out := x.Clone()
+	for i, p := range pads {
+		if p < -MaxBytes || p > MaxBytes {
+			return nil, attrErr("pads[%d] = %d out of range", i, p)
+		}
+	}
 	for i := range x {
 		out[i] += pads[i] + pads[i+len(x)]
 		if out[i] < 0 {
@@ -250,13 +258,21 @@ func inferSlice(in []TensorType, a Attrs) ([]TensorType, error) {
 	}
 	out := make(Shape, len(starts))
 	for i := range out {
-		if steps[i] > 0 {
-			out[i] = (ends[i] - starts[i] + steps[i] - 1) / steps[i]
-		} else {
-			out[i] = max(0, (starts[i]-ends[i]-steps[i]-1)/(-steps[i]))
-		}
+		out[i] = sliceExtent(starts[i], ends[i], steps[i])
 	}
 	return one(TensorType{in[0].DType, out})
+}
+
+// sliceExtent counts the indices start, start+step, ... before end, without
+// overflow for any step (including math.MinInt64).
+func sliceExtent(start, end, step int64) int64 {
+	switch {
+	case step > 0 && end > start:
+		return int64(uint64(end-start-1)/uint64(step)) + 1
+	case step < 0 && start > end:
+		return int64(uint64(start-end-1)/(-uint64(step))) + 1
+	}
+	return 0
 }
 
 func inferCast(in []TensorType, a Attrs) ([]TensorType, error) {
