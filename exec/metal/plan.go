@@ -76,15 +76,13 @@ func (p *planner) add(kernel string, args any, threads int64, ops []exec.Binding
 // Plan decides the launches of one dispatch.
 func Plan(d *exec.Dispatch) ([]Launch, error) {
 	p := &planner{d: d}
-	info, ok := ir.LookupOp(d.Op)
-	if !ok {
-		return nil, p.errorf(ErrUnsupported, "unknown op")
-	}
-	if len(d.Inputs) < info.MinInputs || len(d.Outputs) == 0 {
-		return nil, p.errorf(ErrUnsupported, "%d inputs, %d outputs", len(d.Inputs), len(d.Outputs))
-	}
 	var err error
+	info, ok := ir.LookupOp(d.Op)
 	switch {
+	case !ok:
+		err = p.errorf(ErrUnsupported, "unknown op")
+	case len(d.Inputs) < info.MinInputs || len(d.Outputs) == 0:
+		err = p.errorf(ErrUnsupported, "%d inputs, %d outputs", len(d.Inputs), len(d.Outputs))
 	case unaryCode(d) >= 0:
 		err = p.unary()
 	case binaryCode(d.Op) >= 0:

@@ -1,0 +1,218 @@
+package metal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/profile"
+)
+
+func f32Binding(v ir.ValueID, buf int, off int64, shape ...int64) exec.Binding {
+	return exec.Binding{Value: v, Buffer: buf, OffsetBytes: off, DType: ir.F32, Shape: shape, StridesBytes: ir.ContiguousStrides(shape, 4)}
+}
+
+func TestGrid(t *testing.T) {
+	tests := []struct {
+		name          string
+		threads       int64
+		want, maxT    int
+		groups, width int
+	}{
+		{"exact", 512, 256, 1024, 2, 256},
+		{"partial", 513, 256, 1024, 3, 256},
+		{"one", 1, 256, 1024, 1, 256},
+		{"pipeline narrower", 1000, 256, 96, 11, 96},
+		{"no pipeline limit", 10, 256, 0, 1, 256},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := threadsPerGroup(tc.want, tc.maxT)
+			g := grid(tc.threads, w)
+			if g != tc.groups || w != tc.width {
+				t.Errorf("grid = %d x %d, want %d x %d", g, w, tc.groups, tc.width)
+			}
+		})
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	half := f32Binding(2, 0, 0, 2, 3)
+	half.DType, half.StridesBytes = ir.F16, ir.ContiguousStrides(half.Shape, 2)
+	misaligned := f32Binding(0, 0, 2, 2, 3)
+	tests := []struct {
+		name string
+		d    exec.Dispatch
+		want []error
+	}{
+		{"unknown op", exec.Dispatch{Op: "Frobnicate", Inputs: []exec.Binding{f32Binding(0, 0, 0, 1)}, Outputs: []exec.Binding{f32Binding(1, 0, 4, 1)}},
+			[]error{ErrUnsupported, exec.ErrUnsupported}},
+		{"f16 add", exec.Dispatch{Op: "Add", Inputs: []exec.Binding{half, half}, Outputs: []exec.Binding{half}},
+			[]error{ErrUnsupported, exec.ErrUnsupported}},
+		{"misaligned offset", exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{misaligned}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 2, 3)}},
+			[]error{ErrLayout}},
+		{"rank 9", exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{f32Binding(0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2)}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 1, 1, 1, 1, 1, 1, 1, 1, 2)}},
+			[]error{ErrUnsupported}},
+		{"too large for 32-bit indexing", exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{f32Binding(0, 0, 0, 1<<16, 1<<16)}, Outputs: []exec.Binding{f32Binding(1, 0, 0, 1<<16, 1<<16)}},
+			[]error{ErrTooLarge}},
+		{"bad broadcast", exec.Dispatch{Op: "Add", Inputs: []exec.Binding{f32Binding(0, 0, 0, 2, 3), f32Binding(1, 0, 64, 4)}, Outputs: []exec.Binding{f32Binding(2, 0, 128, 2, 3)}},
+			[]error{ErrUnsupported}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Plan(&tc.d)
+			for _, w := range tc.want {
+				if !errors.Is(err, w) {
+					t.Errorf("err = %v, want %v", err, w)
+				}
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "metal: ") && !strings.Contains(err.Error(), "metal: ") {
+				t.Errorf("message %q does not name the package", err)
+			}
+		})
+	}
+}
+
+// runOne runs a one-dispatch Relu program on a fake device.
+func runOne(t *testing.T, dev *fakeDevice, opts Options, fail string) (*exec.Timings, error) {
+	t.Helper()
+	be := newBackend(dev, opts)
+	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 64, Root: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &exec.Dispatch{Op: "Relu", Name: "r", Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}
+	k, err := be.Prepare(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := be.NewEncoder(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev.runs[len(dev.runs)-1].failOn = fail
+	if err := enc.Dispatch(k, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return enc.Wait(context.Background())
+}
+
+func TestWaitErrorNamesCommandBuffer(t *testing.T) {
+	kernels, _ := KernelNames()
+	dev := newFakeDevice(kernels)
+	_, err := runOne(t, dev, Options{Label: "graphX"}, "GPU hang")
+	if !errors.Is(err, ErrCommandBuffer) || !strings.Contains(err.Error(), `"graphX#1"`) {
+		t.Errorf("err = %v, want ErrCommandBuffer naming graphX#1", err)
+	}
+}
+
+func TestProfilingPerCommandBufferAndWarning(t *testing.T) {
+	kernels, _ := KernelNames()
+	var warnings []string
+	warnf := func(format string, args ...any) { warnings = append(warnings, fmt.Sprintf(format, args...)) }
+	prof := profile.New()
+	dev := newFakeDevice(kernels)
+	for run := 0; run < 2; run++ {
+		tim, err := runOne(t, dev, Options{Profiler: prof, Warnf: warnf}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tim != nil {
+			t.Errorf("timings %+v from a device without dispatch sampling", tim)
+		}
+	}
+	// Each runOne makes a new backend, so each warns once.
+	if len(warnings) != 2 || !strings.Contains(warnings[0], "dispatch boundaries") {
+		t.Errorf("warnings %q", warnings)
+	}
+	if gs := prof.Groups(); len(gs) != 2 || gs[0].EndNs-gs[0].StartNs != 8000 {
+		t.Errorf("profiled groups %+v, want two command buffers of 8000ns", gs)
+	}
+
+	// One backend, two runs: one warning.
+	warnings = nil
+	be := newBackend(dev, Options{Profiler: prof, Warnf: warnf})
+	mem, _ := be.Alloc([]exec.BufferSpec{{Bytes: 64, Root: -1}})
+	for run := 0; run < 2; run++ {
+		if _, err := be.NewEncoder(mem); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(warnings) != 1 {
+		t.Errorf("%d warnings from one backend, want 1", len(warnings))
+	}
+
+	dev.timing = true
+	tim, err := runOne(t, dev, Options{Profiler: prof, Warnf: warnf}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tim == nil || len(tim.Dispatches) != 1 || tim.Dispatches[0] != (exec.Span{StartNs: 0, EndNs: 5}) {
+		t.Errorf("timings %+v, want dispatch 0 at [0, 5)", tim)
+	}
+}
+
+func TestEncoderMisuse(t *testing.T) {
+	kernels, _ := KernelNames()
+	dev := newFakeDevice(kernels)
+	be := newBackend(dev, Options{})
+	mem, _ := be.Alloc([]exec.BufferSpec{{Bytes: 64, Root: -1}})
+	enc, _ := be.NewEncoder(mem)
+	d := &exec.Dispatch{Op: "Relu"}
+	if err := enc.Dispatch("not a kernel", d); !errors.Is(err, ErrBadHandle) {
+		t.Errorf("foreign kernel: %v", err)
+	}
+	if _, err := enc.Wait(context.Background()); err == nil {
+		t.Error("wait before commit accepted")
+	}
+	if err := enc.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Commit(); err == nil {
+		t.Error("second commit accepted")
+	}
+	if _, err := newBackend(newFakeDevice(nil), Options{}).Prepare(&exec.Dispatch{Op: "Relu",
+		Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}); !errors.Is(err, ErrKernel) {
+		t.Errorf("missing pipeline: %v", err)
+	}
+}
+
+func TestMemoryRange(t *testing.T) {
+	tests := []struct {
+		name     string
+		buf      int
+		off, n   int64
+		wantFail bool
+	}{
+		{"inside", 0, 8, 8, false},
+		{"to the end", 0, 0, 16, false},
+		{"past the end", 0, 9, 8, true},
+		{"negative offset", 0, -1, 1, true},
+		{"no such buffer", 2, 0, 1, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkRange([]int64{16, 4}, tc.buf, tc.off, tc.n)
+			if (err != nil) != tc.wantFail || tc.wantFail && !errors.Is(err, ErrRange) {
+				t.Errorf("checkRange = %v, want failure %v", err, tc.wantFail)
+			}
+		})
+	}
+}
+
+func TestNewOffDarwin(t *testing.T) {
+	be, err := New(Options{})
+	if err == nil {
+		t.Skip("a Metal device is present")
+	}
+	if !errors.Is(err, ErrNoDevice) || be != nil {
+		t.Errorf("New = %v, %v; want ErrNoDevice", be, err)
+	}
+}
