@@ -1,0 +1,84 @@
+package exec_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/ir"
+)
+
+// TestAssembleRejects corrupts a valid layout, order or barrier list in
+// one way per case and requires Assemble to fail with the right class.
+func TestAssembleRejects(t *testing.T) {
+	g := rawChain(t)
+	order, err := g.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := exec.ReferenceLayout(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Assemble(g, order, good, exec.Serial, []int{1, 2}); err != nil {
+		t.Fatalf("valid input rejected: %v", err)
+	}
+	clone := func() exec.Layout {
+		l := exec.Layout{Buffers: append([]exec.BufferSpec{}, good.Buffers...), Values: append([]exec.Location{}, good.Values...)}
+		return l
+	}
+	cases := []struct {
+		name     string
+		lay      func() exec.Layout
+		order    []ir.NodeID
+		barriers []int
+		want     error
+	}{
+		{"value past its buffer", func() exec.Layout { l := clone(); l.Values[1].OffsetBytes = 4; return l }, order, nil, exec.ErrProgram},
+		{"negative offset", func() exec.Layout { l := clone(); l.Values[1].OffsetBytes = -4; return l }, order, nil, exec.ErrProgram},
+		{"buffer out of range", func() exec.Layout { l := clone(); l.Values[2].Buffer = 99; return l }, order, nil, exec.ErrProgram},
+		{"shrunk buffer", func() exec.Layout { l := clone(); l.Buffers[1].Bytes -= 1; return l }, order, nil, exec.ErrProgram},
+		{"missing values", func() exec.Layout { l := clone(); l.Values = l.Values[:2]; return l }, order, nil, exec.ErrProgram},
+		{"barrier at 0", clone, order, []int{0}, exec.ErrProgram},
+		{"barrier past the end", clone, order, []int{3}, exec.ErrProgram},
+		{"barriers unsorted", clone, order, []int{2, 1}, exec.ErrProgram},
+		{"unknown node", clone, []ir.NodeID{0, 1, 7}, nil, exec.ErrProgram},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := exec.Assemble(g, c.order, c.lay(), exec.Serial, c.barriers)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+// TestOpaqueNodeIsUnsupported: an opaque node cannot run.
+func TestOpaqueNodeIsUnsupported(t *testing.T) {
+	b := ir.NewBuilder("opaque")
+	x := b.Input("x", ir.F32, 2)
+	b.Output(b.Opaque("Custom", []ir.TensorType{{DType: ir.F32, Shape: ir.Shape{2}}}, x)...)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Reference(g); !errors.Is(err, exec.ErrUnsupported) {
+		t.Fatalf("got %v, want ErrUnsupported", err)
+	}
+}
+
+// TestRunRejectsMissingInput: a run without an input's data fails cleanly.
+func TestRunRejectsMissingInput(t *testing.T) {
+	g := rawChain(t)
+	p, err := exec.Reference(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.RunOnce(t.Context(), backends()["concurrent"], p, nil, exec.RunOptions{}); !errors.Is(err, exec.ErrInput) {
+		t.Fatalf("got %v, want ErrInput", err)
+	}
+	if _, err := exec.RunOnce(t.Context(), backends()["concurrent"], p, map[ir.ValueID][]byte{0: make([]byte, 3)}, exec.RunOptions{}); !errors.Is(err, exec.ErrInput) {
+		t.Fatalf("short input: got %v, want ErrInput", err)
+	}
+}
