@@ -61,12 +61,23 @@ func SizeClass(size int64) int {
 	return 63 - bits.LeadingZeros64(uint64(size))
 }
 
+// sizeStops is a perceptual ramp (viridis, reversed): small sizes pale
+// yellow, large sizes dark violet.
+var sizeStops = [...][3]float64{
+	{0xfd, 0xe7, 0x25}, {0x5e, 0xc9, 0x62}, {0x21, 0x91, 0x8c}, {0x3b, 0x52, 0x8b}, {0x44, 0x01, 0x54},
+}
+
 // SizeColor returns the colour of a size class on a ramp from pale yellow
-// (1 B) to dark blue (1 TiB and above): 40 classes.
+// (1 B) to dark violet (1 TiB and above): 40 classes.
 func SizeColor(class int) string {
-	t := float64(min(max(class, 0), 40)) / 40
-	lerp := func(a, b int) int { return a + int(math.Round(float64(b-a)*t)) }
-	return fmt.Sprintf("#%02x%02x%02x", lerp(0xff, 0x08), lerp(0xf2, 0x30), lerp(0xb2, 0x6b))
+	t := float64(min(max(class, 0), 40)) / 40 * float64(len(sizeStops)-1)
+	k := min(int(t), len(sizeStops)-2)
+	f := t - float64(k)
+	var c [3]int
+	for i := range c {
+		c[i] = int(math.Round(sizeStops[k][i] + (sizeStops[k+1][i]-sizeStops[k][i])*f))
+	}
+	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
 }
 
 // colorKey returns the legend key and colour of a block.

@@ -48,8 +48,8 @@ func HTML(w io.Writer, m *Map, opt Options) error {
 const pageCSS = `body{margin:8px;font:13px sans-serif;color:#222;background:#fff}
 #bar{margin:0 0 6px 0}#bar span{color:#666;margin-left:10px}
 #bar button{font:13px sans-serif;min-width:28px;margin-right:4px}
-#wrap{border:1px solid #ddd;overflow:hidden;cursor:grab}
-#wrap svg{display:block;width:100%;height:auto}
+#wrap{display:inline-block;max-width:100%;border:1px solid #ddd;overflow:hidden;cursor:grab}
+#wrap svg{display:block;max-width:100%;height:auto}
 #tip{position:fixed;display:none;pointer-events:none;background:rgba(255,255,255,.95);
 border:1px solid #888;padding:4px 6px;white-space:pre;font:12px monospace;box-shadow:1px 1px 4px rgba(0,0,0,.2)}
 rect.b:hover{stroke:#000;stroke-width:1.2}`

@@ -38,7 +38,7 @@ import (
 type Options struct {
 	Width    int     // plot width in pixels (default 1200)
 	Height   int     // plot height in pixels (default 560)
-	ColorBy  ColorBy // ByKind (default) or BySize
+	ColorBy  ColorBy // ByKind (default; BySize when no block has a Kind) or BySize
 	MaxHover int     // most blocks with hover details (default 4000; < 0 none)
 	MinPx    float64 // blocks narrower or lower than this are merged (default 1)
 }

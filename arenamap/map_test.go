@@ -258,7 +258,7 @@ func TestColorsAreStable(t *testing.T) {
 			t.Errorf("SizeClass(%d) = %d, want %d", c.size, got, c.want)
 		}
 	}
-	if SizeColor(0) != "#fff2b2" || SizeColor(40) != "#08306b" {
+	if SizeColor(0) != "#fde725" || SizeColor(40) != "#440154" {
 		t.Errorf("ramp ends %s %s", SizeColor(0), SizeColor(40))
 	}
 }

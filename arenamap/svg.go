@@ -38,6 +38,9 @@ type hoverInfo struct {
 // the returned hover table instead of <title> children.
 func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	live := m.Live()
+	if opt.ColorBy == ByKind && !hasKinds(m) {
+		opt.ColorBy = BySize // nothing to tell apart by kind (a DSA trace)
+	}
 	blocks := make([]*Block, len(m.Blocks))
 	for i := range m.Blocks {
 		blocks[i] = &m.Blocks[i]
@@ -217,6 +220,15 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 		}
 	}
 	return table, ew.err
+}
+
+func hasKinds(m *Map) bool {
+	for _, b := range m.Blocks {
+		if b.Kind != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *layout) arenaBytes(m *Map) int64 {

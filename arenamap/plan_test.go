@@ -1,0 +1,79 @@
+package arenamap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/memranges"
+	"github.com/memplan/memplan/planner"
+)
+
+func TestFromBuffers(t *testing.T) {
+	bufs := []planner.Buffer{
+		{ID: 10, Start: 0, End: 2, Size: 8},
+		{ID: 11, Name: "b1", Start: 1, End: 3, Size: 4},
+		{ID: 12, Start: 2, End: 4, Size: 8},
+	}
+	m, err := FromBuffers("dsa", bufs, []int64{0, 8, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ArenaBytes != 12 || m.LowerBoundBytes != 12 {
+		t.Fatalf("arena %d lower bound %d, want 12 and 12", m.ArenaBytes, m.LowerBoundBytes)
+	}
+	if m.Blocks[0].Name != "buffer 10" || m.Blocks[1].Name != "b1" || m.Blocks[2].ID != 2 {
+		t.Fatalf("blocks %+v", m.Blocks)
+	}
+	if _, err := FromBuffers("short", bufs, []int64{0}); !errors.Is(err, ErrMap) {
+		t.Fatalf("offset count mismatch: %v", err)
+	}
+	bad := append([]planner.Buffer(nil), bufs...)
+	bad[0].End = bad[0].Start
+	if _, err := FromBuffers("bad", bad, []int64{0, 8, 0}); !errors.Is(err, ErrMap) {
+		t.Fatalf("empty lifespan: %v", err)
+	}
+}
+
+func TestFromPlanBuffersEveryBufferOnce(t *testing.T) {
+	var bufs []planner.Buffer
+	for i := 0; i < 40; i++ {
+		bufs = append(bufs, planner.Buffer{ID: int64(i), Start: int64(i % 13), End: int64(i%13 + 1 + i%5), Size: int64(64 * (1 + i%7))})
+	}
+	p, err := planner.PlanBuffers(context.Background(), bufs, planner.Options{Strategy: "size"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := FromPlan("plan", p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := SVG(&b, m, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ids, merged := checkXML(t, b.Bytes())
+	if merged != 0 || len(ids) != len(bufs) {
+		t.Fatalf("%d ids + %d merged, want %d ids", len(ids), merged, len(bufs))
+	}
+	for id, c := range ids {
+		if c != 1 {
+			t.Fatalf("buffer %d appears %d times", id, c)
+		}
+	}
+}
+
+func TestBarrierSteps(t *testing.T) {
+	// Schedule: node 5 at step 0, node 3 at step 1, node 4 at step 2, node
+	// 7 at step 3. Node 3 is a view (no dispatch).
+	order := []ir.NodeID{5, 3, 4, 7}
+	ds := []memranges.Dispatch{{Node: 5}, {Node: 4}, {Node: 7}, {Node: -1}}
+	bs := []memranges.Barrier{{Before: 1}, {Before: 2}, {Before: 3}, {Before: 9}}
+	got := BarrierSteps(order, ds, bs)
+	want := []int64{2, 3}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("BarrierSteps = %v, want %v", got, want)
+	}
+}
