@@ -1,0 +1,291 @@
+// Command planreport plans the memory of a graph or a DSA instance and prints
+// the plan.
+//
+//	planreport [flags] [FILE]
+//	planreport SUBCOMMAND [args]
+//
+// FILE is a graph (.json, docs/FORMAT.md) or a DSA instance (.csv:
+// id,lower,upper,size[,alignment][,offset]); with no FILE it plans an
+// embedded example graph. Flags: -format text|json|csv (and whatever other
+// files register), -align BYTES (64), -strategy NAME (portfolio), -o FILE.
+//
+// # Extending planreport (read this before editing main.go: you should not need to)
+//
+// main.go is a small framework; every feature plugs in from an init function
+// in its own file of package main, so engineers never edit the same file:
+//
+//   - loaders maps a file extension (".csv", ".json", ".onnx") to a function
+//     that reads the file into an *input (a graph or a list of buffers):
+//
+//     func init() { loaders[".onnx"] = loadONNX }
+//
+//   - outputFormats maps a -format name to a renderer that writes the
+//     session's report to w:
+//
+//     func init() { outputFormats["svg"] = renderSVG } // func(w io.Writer, s *session) error
+//
+//   - subcommands maps a first argument ("bench") to a command that takes
+//     over completely: func(args []string, stdout, stderr io.Writer) int.
+//
+//   - extensions is a list of flag hooks. An extension registers its flags
+//     on the run's FlagSet and returns the hooks bound to those flags for
+//     this run: BeforePlan may change the input or options (e.g. -reorder
+//     replaces the schedule), AfterPlan runs after planning and may write
+//     extra output to s.Out or replace the report (set s.SkipReport):
+//
+//     func init() {
+//     	register(extension{Name: "barriers", Flags: func(fs *flag.FlagSet) hooks {
+//     		on := fs.Bool("barriers", false, "print the barriers between dispatches")
+//     		return hooks{AfterPlan: func(s *session) error {
+//     			if !*on {
+//     				return nil
+//     			}
+//     			... use s.Input.Graph, s.Input.Order, s.Plan; write to s.Out ...
+//     		}}
+//     	}})
+//     }
+//
+// Hooks run in registration order sorted by Name, so output is deterministic.
+// The library does the work; a hook should be a few lines of glue.
+// run(args, stdout, stderr) is the whole command, testable without exec.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/planner"
+)
+
+// input is what a loader produces: a graph (with an optional schedule) or a
+// DSA instance.
+type input struct {
+	Path    string           // the file it came from ("" for the embedded example)
+	Graph   *ir.Graph        // set for graph inputs
+	Order   []ir.NodeID      // schedule for Graph; nil means Graph.Schedule()
+	Buffers []planner.Buffer // set for DSA inputs
+}
+
+// session is the state of one run, handed to renderers and hooks.
+type session struct {
+	Args       []string        // the positional arguments after the flags
+	Input      *input          // the loaded input
+	Opts       planner.Options // planning options built from the flags
+	Plan       *planner.Plan   // set after planning
+	Format     string          // -format
+	Out        io.Writer       // the report destination (stdout or -o FILE)
+	Stdout     io.Writer       // the process's stdout (also when -o is set)
+	Stderr     io.Writer       // diagnostics
+	SkipReport bool            // set by an AfterPlan hook that wrote the whole output
+	Ctx        context.Context // cancelled never today; passed to the library
+	FlagSet    *flag.FlagSet   // the parsed flags (fs.Visit tells which were set)
+}
+
+// hooks are the actions of one extension for one run; nil hooks are skipped.
+type hooks struct {
+	BeforePlan func(s *session) error
+	AfterPlan  func(s *session) error
+}
+
+// extension adds flags and hooks to planreport.
+type extension struct {
+	Name  string
+	Flags func(fs *flag.FlagSet) hooks
+}
+
+var (
+	// loaders maps a lowercase file extension to its reader.
+	loaders = map[string]func(path string) (*input, error){}
+	// defaultInput builds the input used when no FILE is given.
+	defaultInput func() (*input, error)
+	// outputFormats maps a -format name to its renderer.
+	outputFormats = map[string]func(w io.Writer, s *session) error{}
+	// subcommands maps a first argument to a command that takes over.
+	subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{}
+	// extensions are the registered flag hooks.
+	extensions []extension
+)
+
+// register adds an extension.
+func register(e extension) { extensions = append(extensions, e) }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole command: it returns the exit status (0 ok, 1 failure,
+// 2 usage error) and never panics on bad input.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "planreport: internal error: %v\n", r)
+			code = 1
+		}
+	}()
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			return sub(args[1:], stdout, stderr)
+		}
+	}
+	fs := flag.NewFlagSet("planreport", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: "+strings.Join(sortedKeys(outputFormats), "|"))
+	align := fs.Int64("align", planner.DefaultAlign, "buffer alignment in bytes (for .csv input only applied when given, to buffers without an alignment column)")
+	strategy := fs.String("strategy", "portfolio", "placement strategy: "+strings.Join(planner.PlacerNames(), "|"))
+	outPath := fs.String("o", "", "write the report to `FILE` instead of stdout")
+	exts := append([]extension(nil), extensions...)
+	sort.SliceStable(exts, func(i, j int) bool { return exts[i].Name < exts[j].Name })
+	var hs []hooks
+	for _, e := range exts {
+		if e.Flags != nil {
+			hs = append(hs, e.Flags(fs))
+		}
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: planreport [flags] [FILE]  (FILE: %s; none = embedded example)\n", strings.Join(sortedKeys(loaders), " "))
+		if len(subcommands) > 0 {
+			fmt.Fprintf(stderr, "       planreport %s [args]\n", strings.Join(sortedKeys(subcommands), "|"))
+		}
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "planreport: one FILE at most, got %d\n", fs.NArg())
+		return 2
+	}
+	render, ok := outputFormats[*format]
+	if !ok {
+		fmt.Fprintf(stderr, "planreport: unknown -format %q (known: %s)\n", *format, strings.Join(sortedKeys(outputFormats), ", "))
+		return 2
+	}
+	if *align <= 0 || *align&(*align-1) != 0 {
+		fmt.Fprintf(stderr, "planreport: -align %d is not a positive power of two\n", *align)
+		return 2
+	}
+	alignSet := false
+	fs.Visit(func(f *flag.Flag) { alignSet = alignSet || f.Name == "align" })
+
+	s := &session{Args: fs.Args(), Format: *format, Stdout: stdout, Stderr: stderr, Out: stdout, Ctx: context.Background(), FlagSet: fs}
+	s.Opts = planner.Options{Align: *align, Strategy: *strategy}
+	in, err := load(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "planreport: %v\n", err)
+		return 1
+	}
+	s.Input = in
+	if in.Graph == nil && !alignSet {
+		s.Opts.Align = 0 // DSA instances keep their own alignment
+	}
+	for _, h := range hs {
+		if h.BeforePlan != nil {
+			if err := h.BeforePlan(s); err != nil {
+				fmt.Fprintf(stderr, "planreport: %v\n", err)
+				return 1
+			}
+		}
+	}
+	if in.Graph != nil {
+		s.Plan, err = planner.PlanGraph(s.Ctx, in.Graph, in.Order, s.Opts)
+	} else {
+		s.Plan, err = planner.PlanBuffers(s.Ctx, in.Buffers, s.Opts)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "planreport: %s: %v\n", displayName(in), err)
+		return 1
+	}
+	var g *ir.Graph
+	if in.Graph != nil {
+		g = in.Graph
+	}
+	if err := s.Plan.Verify(g); err != nil {
+		fmt.Fprintf(stderr, "planreport: %s: the plan does not verify (a planner bug): %v\n", displayName(in), err)
+		return 1
+	}
+	var outFile *os.File
+	if *outPath != "" {
+		f, err := os.Create(*outPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "planreport: %v\n", err)
+			return 1
+		}
+		outFile, s.Out = f, f
+	}
+	code = 0
+	for _, h := range hs {
+		if h.AfterPlan != nil {
+			if err := h.AfterPlan(s); err != nil {
+				fmt.Fprintf(stderr, "planreport: %v\n", err)
+				code = 1
+				break
+			}
+		}
+	}
+	if code == 0 && !s.SkipReport {
+		if err := render(s.Out, s); err != nil {
+			fmt.Fprintf(stderr, "planreport: %v\n", err)
+			code = 1
+		}
+	}
+	if outFile != nil {
+		if err := outFile.Close(); err != nil && code == 0 {
+			fmt.Fprintf(stderr, "planreport: %v\n", err)
+			code = 1
+		}
+	}
+	return code
+}
+
+// load reads the one positional argument with the loader for its extension,
+// or builds the default input.
+func load(args []string) (*input, error) {
+	if len(args) == 0 {
+		if defaultInput == nil {
+			return nil, errors.New("no FILE given and no embedded example")
+		}
+		return defaultInput()
+	}
+	path := args[0]
+	ext := strings.ToLower(filepath.Ext(path))
+	l, ok := loaders[ext]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown file type %q (known: %s)", path, ext, strings.Join(sortedKeys(loaders), " "))
+	}
+	in, err := l(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if in == nil || (in.Graph == nil && in.Buffers == nil) {
+		return nil, fmt.Errorf("%s: loader returned nothing", path)
+	}
+	in.Path = path
+	return in, nil
+}
+
+func displayName(in *input) string {
+	if in.Path == "" {
+		return "example"
+	}
+	return in.Path
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
