@@ -65,12 +65,17 @@ const MaxBytes int64 = 1 << 48
 type Shape []int64
 
 // NumElements returns the product of the dimensions, checked: a negative
-// dimension or a product above MaxBytes is an error, never a wrapped number.
+// dimension, a dimension above MaxBytes (even next to a zero) or a product
+// above MaxBytes is an error, never a wrapped number.
 func (s Shape) NumElements() (int64, error) {
 	n := int64(1)
 	for i, d := range s {
 		if d < 0 {
 			return 0, fmt.Errorf("ir: shape %v: dimension %d is negative: %w", s, i, ErrShape)
+		}
+		if d > MaxBytes {
+			// Even in an empty tensor: strides over it would overflow.
+			return 0, fmt.Errorf("ir: shape %v: dimension %d exceeds %d: %w", s, i, MaxBytes, ErrOverflow)
 		}
 		hi, lo := bits.Mul64(uint64(n), uint64(d))
 		if hi != 0 || lo > uint64(MaxBytes) {
