@@ -106,7 +106,7 @@ func shapeCases() []shapeCase {
 			{op: op, in: []string{"f32[1,3,8,8]"}, attrs: k(ir.Attrs{"pads": ir.Ints(1, 1)}), err: ir.ErrAttr},
 			{op: op, in: []string{"f32[1,3,2,2]"}, attrs: k(nil), err: ir.ErrShape},
 			{op: op, in: []string{"f32[3,8,8]"}, attrs: k(nil), err: ir.ErrShape},
-			{op: op, in: []string{"f32[1,3,8,8]"}, attrs: ir.Attrs{"kernel_shape": ir.Ints(1 << 40, 1)}, err: ir.ErrShape},
+			{op: op, in: []string{"f32[1,3,8,8]"}, attrs: ir.Attrs{"kernel_shape": ir.Ints(1<<40, 1)}, err: ir.ErrShape},
 		}
 	}
 	cs = append(cs, pool("MaxPool")...)
@@ -195,7 +195,7 @@ func shapeCases() []shapeCase {
 		{op: "Expand", in: []string{"f32[3,1]"}, attrs: ir.Attrs{"shape": ir.Ints(2, 3, 4)}, want: []string{"f32[2,3,4]"}},
 		{op: "Expand", in: []string{"f32[3,2]"}, attrs: ir.Attrs{"shape": ir.Ints(4)}, err: ir.ErrShape},
 		{op: "Expand", in: []string{"f32[3]"}, err: ir.ErrAttr},
-		{op: "Expand", in: []string{"f32[3]"}, attrs: ir.Attrs{"shape": ir.Ints(1 << 40, 1 << 40, 3)}, err: ir.ErrOverflow},
+		{op: "Expand", in: []string{"f32[3]"}, attrs: ir.Attrs{"shape": ir.Ints(1<<40, 1<<40, 3)}, err: ir.ErrOverflow},
 
 		{op: "Pad", in: []string{"f32[2,3]"}, attrs: ir.Attrs{"pads": ir.Ints(1, 0, 1, 2)}, want: []string{"f32[4,5]"}},
 		{op: "Pad", in: []string{"f32[2,3]"}, attrs: ir.Attrs{"pads": ir.Ints(0, -1, 0, -1)}, want: []string{"f32[2,1]"}},
@@ -227,7 +227,7 @@ func shapeCases() []shapeCase {
 		{op: "Reshape", in: []string{"f32[2,3,4]"}, attrs: ir.Attrs{"shape": ir.Ints(5, 5)}, err: ir.ErrShape},
 		{op: "Reshape", in: []string{"f32[2,3,4]"}, attrs: ir.Attrs{"shape": ir.Ints(-1, -1)}, err: ir.ErrAttr},
 		{op: "Reshape", in: []string{"f32[2,3,4]"}, attrs: ir.Attrs{"shape": ir.Ints(5, -1)}, err: ir.ErrShape},
-		{op: "Reshape", in: []string{"f32[2,3,4]"}, attrs: ir.Attrs{"shape": ir.Ints(1 << 40, 1 << 40)}, err: ir.ErrShape},
+		{op: "Reshape", in: []string{"f32[2,3,4]"}, attrs: ir.Attrs{"shape": ir.Ints(1<<40, 1<<40)}, err: ir.ErrShape},
 		{op: "Reshape", in: []string{"f32[2,3,4]"}, err: ir.ErrAttr},
 
 		{op: "Flatten", in: []string{"f32[2,3,4]"}, want: []string{"f32[2,12]"}},
