@@ -153,6 +153,7 @@ func i64Values(data []byte) []int64 {
 
 // Short aliases keep the case tables readable.
 type (
+	ir_ValueID  = ir.ValueID
 	onnxpb_VI   = onnxpb.ValueInfoProto
 	onnxpb_Node = onnxpb.NodeProto
 	onnxpb_TP   = onnxpb.TensorProto

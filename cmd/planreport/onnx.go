@@ -1,0 +1,51 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/memplan/memplan/onnx"
+)
+
+// onnxDims holds this run's -onnx-dims bindings for loadONNX (set by the
+// extension's flag hook before any loader runs).
+var onnxDims map[string]int64
+
+func init() {
+	loaders[".onnx"] = loadONNX
+	register(extension{Name: "onnx", Flags: func(fs *flag.FlagSet) hooks {
+		onnxDims = nil
+		fs.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]` (e.g. batch=1,seq=128)", func(v string) error {
+			dims, err := parseDims(v)
+			onnxDims = dims
+			return err
+		})
+		return hooks{}
+	}})
+}
+
+// loadONNX imports an ONNX model (onnx.ImportFile): every core op maps to
+// the ir, other ops import as opaque nodes that can be planned.
+func loadONNX(path string) (*input, error) {
+	g, err := onnx.ImportFile(path, onnx.Options{DimParams: onnxDims})
+	if err != nil {
+		return nil, err
+	}
+	return &input{Graph: g}, nil
+}
+
+// parseDims parses NAME=SIZE pairs separated by commas.
+func parseDims(v string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, kv := range strings.Split(v, ",") {
+		name, size, ok := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(size, 10, 64)
+		if !ok || name == "" || err != nil || n < 0 {
+			return nil, fmt.Errorf("-onnx-dims: %q is not NAME=SIZE", kv)
+		}
+		out[name] = n
+	}
+	return out, nil
+}

@@ -1,0 +1,98 @@
+package onnx
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/planner"
+)
+
+// fullTolerance is, per full model, the largest accepted relative error of
+// the CPU run against PyTorch's output: max |got - want| over
+// max |want|, the error relative to the output's scale (elementwise relative
+// error is meaningless for outputs near zero).
+var fullTolerance = map[string]float64{
+	"gpt2_tiny":     1e-4,
+	"llama_tiny":    1e-4,
+	"squeezenet1_1": 1e-4,
+	"unet_small":    1e-4,
+}
+
+// TestZooRunsMatchPyTorch runs every full model on the CPU backend in the
+// three concurrency modes, compares the output with PyTorch's, and checks
+// that the modes agree bit for bit.
+func TestZooRunsMatchPyTorch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole models")
+	}
+	for _, m := range fullModels {
+		t.Run(m, func(t *testing.T) {
+			dir := filepath.Join(zooDir, m+"_full")
+			g, err := ImportFile(filepath.Join(dir, "model.onnx"), Options{})
+			must(t, err)
+			must(t, CheckRunnable(g))
+			ins, err := ReadInputs(g, filepath.Join(dir, "test_data_set_0"))
+			must(t, err)
+			ref, err := ReadOutputs(g, filepath.Join(dir, "test_data_set_0"))
+			must(t, err)
+			order, err := g.Schedule()
+			must(t, err)
+			plan, err := planner.PlanGraph(context.Background(), g, order, planner.Options{})
+			must(t, err)
+			var first map[ir.ValueID][]byte
+			for _, mode := range exec.Modes() {
+				prog, err := exec.CompilePlan(g, order, plan, mode)
+				must(t, err)
+				res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{}), prog, ins, exec.RunOptions{})
+				must(t, err)
+				for id, want := range ref {
+					rel := relErr(f32Values(res.Outputs[id]), f32Values(want.Data))
+					t.Logf("%s %v: max relative error %.3g (%d barriers)", g.Values[id].Name, mode, rel, len(prog.Barriers))
+					check(t, rel <= fullTolerance[m], mode, ": relative error", rel, "above", fullTolerance[m])
+				}
+				if first == nil {
+					first = res.Outputs
+					continue
+				}
+				for id, b := range res.Outputs {
+					check(t, bytes.Equal(b, first[id]), mode, ": output", g.Values[id].Name, "differs from the serial run")
+				}
+			}
+		})
+	}
+}
+
+// relErr is max |got-want| / max |want| (NaN anywhere, or a length
+// mismatch, gives +Inf).
+func relErr(got, want []float32) float64 {
+	if len(got) != len(want) {
+		return math.Inf(1)
+	}
+	var diff, scale float64
+	for i := range want {
+		d := math.Abs(float64(got[i]) - float64(want[i]))
+		if math.IsNaN(d) {
+			return math.Inf(1)
+		}
+		diff = max(diff, d)
+		scale = max(scale, math.Abs(float64(want[i])))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func TestRelErrCatchesCorruption(t *testing.T) {
+	want := []float32{1, -2, 4}
+	eq(t, relErr(want, want), 0.0)
+	near(t, relErr([]float32{1, -2, 4.004}, want), 1e-3, 1e-9)
+	check(t, math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1))
+	check(t, math.IsInf(relErr([]float32{1}, want), 1))
+}
