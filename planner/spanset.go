@@ -1,5 +1,7 @@
 package planner
 
+import "math"
+
 // spanSet is a growing union of half-open byte ranges [lo, hi), kept as
 // sorted, disjoint, non-touching spans: inserting [4, 8) into {[0, 4), [8, 9)}
 // leaves {[0, 9)}. The placer only ever adds memory to a set (placement never
@@ -50,4 +52,24 @@ func (s *spanSet) insert(lo, hi int64) {
 		s.lo = append(s.lo[:i+1], s.lo[j:]...)
 		s.hi = append(s.hi[:i+1], s.hi[j:]...)
 	}
+}
+
+// startAt returns the start of span j, or math.MaxInt64 past the end.
+func (s *spanSet) startAt(j int) int64 {
+	if j < len(s.lo) {
+		return s.lo[j]
+	}
+	return math.MaxInt64
+}
+
+// skip returns the first span index at or after j with hi > x: a few linear
+// steps (the usual case, x moves little), then a binary search.
+func (s *spanSet) skip(x int64, j int) int {
+	for k := 0; k < 4; k++ {
+		if j >= len(s.hi) || s.hi[j] > x {
+			return j
+		}
+		j++
+	}
+	return s.search(x, j)
 }

@@ -43,6 +43,7 @@ type timeIndex struct {
 	nodes []int      // scratch: canonical nodes of one range
 	sets  []*spanSet // scratch: the sets of one query
 	cur   []int      // scratch: one cursor per query set
+	next  []int64    // scratch: start of each set's span at its cursor
 }
 
 func newTimeIndex(bufs []Buffer) *timeIndex {
@@ -148,35 +149,46 @@ func (ix *timeIndex) collect(start, end int64) {
 // gaps calls visit for every maximal free byte range [lo, hi) at or above
 // from, in increasing order, given the sets that collect found; the last gap
 // has hi == math.MaxInt64. It stops early when visit returns false.
+//
+// Each set keeps a cursor (its first span ending above x) and the start of
+// that span (next[i]); only sets whose next span starts at or below x are
+// looked at again, so a step costs a comparison per set, not a search.
 func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 	x := from
-	m := len(ix.sets)
+	next := ix.next[:0]
+	for i, s := range ix.sets {
+		j := s.search(x, 0)
+		ix.cur[i] = j
+		next = append(next, s.startAt(j))
+	}
+	ix.next = next
 	for {
-		// Advance x past taken memory until no set holds it.
-		clean := 0
-		for i := 0; clean < m; i = (i + 1) % m {
-			s := ix.sets[i]
-			j := s.search(x, ix.cur[i])
-			ix.cur[i] = j
-			if j < len(s.lo) && s.lo[j] <= x {
-				// Spans never touch, so the set does not hold the new x.
-				x = s.hi[j]
-				ix.cur[i] = j + 1
-				clean = 1
-			} else {
-				clean++
+		// Advance x past taken memory until no set holds it; the pass that
+		// changes nothing also finds where the gap ends.
+		end := int64(math.MaxInt64)
+		for changed := true; changed; {
+			changed = false
+			end = math.MaxInt64
+			for i, n := range next {
+				if n <= x {
+					s := ix.sets[i]
+					j := s.skip(x, ix.cur[i])
+					if j < len(s.lo) && s.lo[j] <= x {
+						// Spans never touch, so the set does not hold the new x.
+						x = s.hi[j]
+						j++
+						changed = true
+					}
+					ix.cur[i] = j
+					n = s.startAt(j)
+					next[i] = n
+				}
+				end = min(end, n)
 			}
 		}
-		// x is free; the gap ends at the next taken byte of any set.
-		hi := int64(math.MaxInt64)
-		for i, s := range ix.sets {
-			if j := ix.cur[i]; j < len(s.lo) {
-				hi = min(hi, s.lo[j])
-			}
-		}
-		if !visit(x, hi) || hi == math.MaxInt64 {
+		if !visit(x, end) || end == math.MaxInt64 {
 			return
 		}
-		x = hi
+		x = end
 	}
 }
