@@ -118,7 +118,7 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	ew := &errWriter{w: bw}
 	ew.printf(`<svg xmlns="http://www.w3.org/2000/svg" id="arenamap" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n",
 		l.width, l.height, l.width, l.height)
-	ew.printf("<style>rect.b{stroke:#fff;stroke-width:0.4}rect.nh{pointer-events:none}path.m{stroke:none}" +
+	ew.printf("<style>rect.s{stroke:#fff;stroke-width:0.5}rect.nh{pointer-events:none}path.m{stroke:none}" +
 		"path.live{fill:none;stroke:#222;stroke-width:1.5}line.lb{stroke:#222;stroke-dasharray:6 4}" +
 		"line.arena{stroke:#c00;stroke-dasharray:2 3}line.bar{stroke:#d62728;stroke-width:0.8;opacity:0.7}" +
 		"line.grid{stroke:#e4e4e4}text.ax{fill:#444}text.t{font-size:15px;font-weight:bold}</style>\n")
@@ -161,17 +161,21 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 		x, y := l.px(b.Start), l.py(b.Offset+b.Size)
 		wd, ht := float64(b.End-b.Start)*l.sx, float64(b.Size)*l.sy
 		_, hov := hover[b]
+		cls := "b"
+		if wd >= 6 && ht >= 6 {
+			cls = "b s" // outline only where it does not swamp the fill
+		}
 		switch {
 		case hov && html:
-			ew.printf(`<rect class="b" data-buf="%d" data-i="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"/>`+"\n",
-				b.ID, len(table), num(x), num(y), num(wd), num(ht), color)
+			ew.printf(`<rect class="%s" data-buf="%d" data-i="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"/>`+"\n",
+				cls, b.ID, len(table), num(x), num(y), num(wd), num(ht), color)
 			table = append(table, hoverInfo{b.ID, b.Name, b.Size, b.Start, b.End, b.Offset, b.Producer, kindLabel(b.Kind)})
 		case hov:
-			ew.printf(`<rect class="b" data-buf="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s</title></rect>`+"\n",
-				b.ID, num(x), num(y), num(wd), num(ht), color, esc(tooltip(b)))
+			ew.printf(`<rect class="%s" data-buf="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s</title></rect>`+"\n",
+				cls, b.ID, num(x), num(y), num(wd), num(ht), color, esc(tooltip(b)))
 		default:
-			ew.printf(`<rect class="b nh" data-buf="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"/>`+"\n",
-				b.ID, num(x), num(y), num(wd), num(ht), color)
+			ew.printf(`<rect class="%s nh" data-buf="%d" x="%s" y="%s" width="%s" height="%s" fill="%s"/>`+"\n",
+				cls, b.ID, num(x), num(y), num(wd), num(ht), color)
 		}
 	}
 	ew.printf("</g>\n")
@@ -186,10 +190,16 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	ew.printf("</g>\n")
 
 	// Barriers, then the curve and the bound lines on top.
+	// Each barrier is a tick above the plot; while they are sparse (8 px
+	// apart on average) the tick runs down through the whole plot.
 	ew.printf(`<g class="barriers">` + "\n")
+	y1 := l.y0
+	if len(m.Barriers)*8 <= opt.Width {
+		y1 = l.y0 + l.ph
+	}
 	for _, s := range m.Barriers {
 		x := num(l.px(s))
-		ew.printf(`<line class="bar" data-step="%d" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", s, x, x, num(l.y0), num(l.y0+l.ph))
+		ew.printf(`<line class="bar" data-step="%d" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", s, x, x, num(l.y0-6), num(y1))
 	}
 	ew.printf("</g>\n")
 	ew.printf(`<path class="live" d="%s"/>`+"\n", livePath(l, live))
