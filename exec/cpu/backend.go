@@ -6,15 +6,17 @@ package cpu
 // Commit starts one goroutine that runs the groups in order: a group of n
 // dispatches gets min(Workers, n) goroutines that take dispatches from a
 // shared counter, and the next group starts only when every goroutine of
-// this one has returned (the barrier). A dispatch alone in its group gets
-// all Workers as kernel threads (MatMul, Conv and the big elementwise
-// kernels split their output rows); in a group of n it gets Workers/n (at
-// least 1). Each output element is computed by exactly one thread in a fixed
+// this one has returned (the barrier). Every dispatch may split its work
+// (MatMul and Conv rows, elementwise chunks) into Workers chunks, the first
+// run by its lane and the others by extra goroutines: the Go scheduler
+// multiplexes them onto GOMAXPROCS threads, so when a small dispatch of a
+// group finishes early its core picks up a big one's chunks instead of
+// idling. Each output element is computed by exactly one chunk in a fixed
 // order, so results do not depend on the split.
 //
 //	group 0: [#0 #1 #2]  --3 dispatches, 2 workers--> w0: #0 #2   w1: #1
 //	barrier              wait for w0 and w1
-//	group 1: [#3]        --alone--> #3 with 2 kernel threads
+//	group 1: [#3]        --alone--> #3 split in 2 chunks
 
 import (
 	"context"
@@ -45,8 +47,9 @@ const (
 
 // Options configure the CPU backend.
 type Options struct {
-	// Workers bounds the goroutines that run one group (and the kernel
-	// threads of a dispatch alone in its group); 0 means GOMAXPROCS.
+	// Workers bounds the lanes (goroutines) that run one group's
+	// dispatches and the chunks one dispatch splits into; 0 means
+	// GOMAXPROCS.
 	Workers int
 	// Order is how a group's dispatches run (Concurrent by default).
 	Order GroupOrder
@@ -257,7 +260,7 @@ func (e *encoder) runGroup(g []cmd) error {
 		return nil
 	}
 	lanes := min(w, len(g))
-	threads := max(1, w/len(g))
+	threads := w
 	var next atomic.Int64
 	errs := make([]error, len(g))
 	var wg sync.WaitGroup
