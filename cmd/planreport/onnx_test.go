@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx"
+	"github.com/memplan/memplan/onnx/onnxpb"
+)
+
+const zooDir = "../../testdata/models"
+
+// zooGolden reads testdata/models/plans.golden: model -> buffers, arena, lower bound.
+func zooGolden(t *testing.T) map[string][3]int64 {
+	f, err := os.Open(filepath.Join(zooDir, "plans.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string][3]int64{}
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		var v [3]int64
+		for i, col := range []int{3, 4, 5} {
+			v[i], _ = strconv.ParseInt(fs[col], 10, 64)
+		}
+		out[fs[0]] = v
+	}
+	if len(out) < 8 {
+		t.Fatalf("plans.golden lists %d models", len(out))
+	}
+	return out
+}
+
+// TestONNXJSONSummary: planreport -format json on every graph-only zoo model
+// prints the summary keys, with the figures of the golden table.
+func TestONNXJSONSummary(t *testing.T) {
+	for model, want := range zooGolden(t) {
+		t.Run(model, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run([]string{"-format", "json", filepath.Join(zooDir, model+".onnx")}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			var got map[string]any
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"input", "buffers", "arena_bytes", "lower_bound_bytes", "unshared_bytes", "fragmentation_percent", "strategy", "steps", "placements"} {
+				if _, ok := got[k]; !ok {
+					t.Errorf("summary key %q missing", k)
+				}
+			}
+			have := [3]int64{int64(got["buffers"].(float64)), int64(got["arena_bytes"].(float64)), int64(got["lower_bound_bytes"].(float64))}
+			if have != want {
+				t.Errorf("buffers, arena, lower bound = %v, golden table says %v", have, want)
+			}
+		})
+	}
+}
+
+// TestONNXRunTestData runs every full model with -run -input-dir
+// -output-dir, once per mode, and compares the written outputs with
+// PyTorch's (max relative error 1e-4) and across modes (bit for bit).
+func TestONNXRunTestData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs whole models")
+	}
+	models, _ := filepath.Glob(filepath.Join(zooDir, "*_full"))
+	if len(models) < 3 {
+		t.Fatalf("%d full models", len(models))
+	}
+	for _, dir := range models {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			data := filepath.Join(dir, "test_data_set_0")
+			want, err := onnx.ReadTensorFile(filepath.Join(data, "output_0.pb"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first []byte
+			for _, mode := range []string{"serial", "inferred", "reordered"} {
+				outDir := t.TempDir()
+				var out, errb bytes.Buffer
+				args := []string{"-run", "-mode", mode, "-input-dir", data, "-output-dir", outDir, filepath.Join(dir, "model.onnx")}
+				if code := run(args, &out, &errb); code != 0 {
+					t.Fatalf("%s: exit %d: %s", mode, code, errb.String())
+				}
+				if !strings.Contains(out.String(), "max_rel_err=") {
+					t.Errorf("report does not compare with the reference:\n%s", out.String())
+				}
+				got, err := onnx.ReadTensorFile(filepath.Join(outDir, "output_0.pb"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rel := relativeError(got.DType, got.Data, want.Data); rel > 1e-4 {
+					t.Errorf("%s: max relative error %.3g against PyTorch", mode, rel)
+				}
+				if first == nil {
+					first = got.Data
+				} else if !bytes.Equal(first, got.Data) {
+					t.Errorf("%s: output differs from the serial run", mode)
+				}
+			}
+		})
+	}
+}
+
+func TestONNXRunErrors(t *testing.T) {
+	leaky := writeLeakyModel(t)
+	data := filepath.Join(zooDir, "unet_small_full", "test_data_set_0")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"output-dir without -run", []string{"-output-dir", t.TempDir(), filepath.Join(zooDir, "unet_small.onnx")}, 1, "need -run"},
+		{"graph-only model has no weights to run", []string{"-run", "-input-dir", data, filepath.Join(zooDir, "unet_small.onnx")}, 1, "carry no data"},
+		{"missing input file", []string{"-run", "-input-dir", t.TempDir(), filepath.Join(zooDir, "unet_small_full", "model.onnx")}, 1, "input_0.pb"},
+		{"opaque ops are listed", []string{"-run", "-input-dir", data, leaky}, 1, "LeakyRelu x1"},
+		{"bad -onnx-dims", []string{"-onnx-dims", "batch", leaky}, 2, "NAME=SIZE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(tc.args, &out, &errb)
+			if code != tc.code || !strings.Contains(errb.String(), tc.msg) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errb.String(), tc.msg)
+			}
+		})
+	}
+	t.Run("a model with opaque ops still plans", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := run([]string{leaky}, &out, &errb); code != 0 {
+			t.Errorf("exit %d: %s", code, errb.String())
+		}
+	})
+}
+
+// writeLeakyModel writes x[1 3 32 32] -> LeakyRelu -> y, an op outside the core set.
+func writeLeakyModel(t *testing.T) string {
+	info := func(name string) *onnxpb.ValueInfoProto {
+		sh := &onnxpb.TensorShapeProto{}
+		for _, d := range []int64{1, 3, 32, 32} {
+			sh.Dim = append(sh.Dim, &onnxpb.TensorShapeProto_Dimension{Value: &onnxpb.TensorShapeProto_Dimension_DimValue{DimValue: d}})
+		}
+		return &onnxpb.ValueInfoProto{Name: proto.String(name), Type: &onnxpb.TypeProto{Value: &onnxpb.TypeProto_TensorType{
+			TensorType: &onnxpb.TypeProto_Tensor{ElemType: proto.Int32(int32(onnxpb.TensorProto_FLOAT)), Shape: sh}}}}
+	}
+	m := &onnxpb.ModelProto{
+		OpsetImport: []*onnxpb.OperatorSetIdProto{{Version: proto.Int64(13)}},
+		Graph: &onnxpb.GraphProto{Name: proto.String("leaky"), Input: []*onnxpb.ValueInfoProto{info("input")}, Output: []*onnxpb.ValueInfoProto{info("y")},
+			Node: []*onnxpb.NodeProto{{OpType: proto.String("LeakyRelu"), Input: []string{"input"}, Output: []string{"y"}}}},
+	}
+	data, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "leaky.onnx")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRelativeError(t *testing.T) {
+	enc := func(v ...float32) []byte {
+		tt := &onnx.Tensor{}
+		for _, f := range v {
+			b := math.Float32bits(f)
+			tt.Data = append(tt.Data, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+		}
+		return tt.Data
+	}
+	want := enc(1, -2, 4)
+	if r := relativeError(ir.F32, want, want); r != 0 {
+		t.Errorf("identical: %v", r)
+	}
+	if r := relativeError(ir.F32, enc(1, -2, 4.4), want); math.Abs(r-0.1) > 1e-6 {
+		t.Errorf("one element off by 0.4 of scale 4: %v, want 0.1", r)
+	}
+	if r := relativeError(ir.F32, enc(1, -2), want); !math.IsInf(r, 1) {
+		t.Errorf("length mismatch: %v", r)
+	}
+}
