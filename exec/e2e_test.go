@@ -30,8 +30,14 @@ type tb interface {
 // and the naive independent one (naiveplan_test.go).
 func compilers() map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error) {
 	return map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error){
-		"naive": compileNaive,
+		"naive":   compileNaive,
+		"planner": compilePlanner,
 	}
+}
+
+// compilePlanner builds g's program on the planner's plan (in place on).
+func compilePlanner(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
+	return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode})
 }
 
 // eachProgram calls fn for every (plan, mode) program of g.
@@ -97,7 +103,15 @@ func backends() map[string]exec.Backend {
 // -> CPU run equals the reference run bit for bit.
 func TestEndToEndRandomGraphs(t *testing.T) {
 	withChecks(t, *e2eCount)
+	var graphs, inPlace, viewsRead, barriers, dispatches int
+	defer func() {
+		t.Logf("%d graphs: %d dispatches, %d barriers, %d in-place dispatches, %d strided-view operands", graphs, dispatches, barriers, inPlace, viewsRead)
+		if graphs > 20 && (inPlace == 0 || viewsRead == 0 || barriers == 0) {
+			t.Errorf("the generator no longer exercises in place, views and barriers")
+		}
+	}()
 	rapid.Check(t, func(rt *rapid.T) {
+		graphs++
 		g := genGraph(rt)
 		in, err := exec.RandomInputs(g, 7)
 		if err != nil {
@@ -105,6 +119,7 @@ func TestEndToEndRandomGraphs(t *testing.T) {
 		}
 		want := reference(rt, g, in)
 		eachProgram(rt, g, func(pn string, p *exec.Program) {
+			stats(p, &inPlace, &viewsRead, &barriers, &dispatches)
 			for name, be := range backends() {
 				d, err := diff(p, be, in, want, exec.RunOptions{})
 				if err != nil {
@@ -179,5 +194,26 @@ func TestTestdataAllModes(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// stats counts what a program exercises: dispatches whose output shares an
+// input's exact location (in place), strided operands, barriers.
+func stats(p *exec.Program, inPlace, strided, barriers, dispatches *int) {
+	*barriers += len(p.Barriers)
+	*dispatches += len(p.Dispatches)
+	for _, d := range p.Dispatches {
+		for _, o := range d.Outputs {
+			for _, in := range d.Inputs {
+				if in.Buffer == o.Buffer && in.OffsetBytes == o.OffsetBytes && in.Value != o.Value {
+					*inPlace++
+				}
+			}
+		}
+		for _, in := range d.Inputs {
+			if !in.IsContiguous() {
+				*strided++
+			}
+		}
 	}
 }

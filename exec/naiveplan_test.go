@@ -133,4 +133,4 @@ func compileNaive(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
 }
 
 // benchCompile is the compiler the benchmarks use.
-var benchCompile = compileNaive
+var benchCompile = compilePlanner
