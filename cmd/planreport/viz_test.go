@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestFormatSVGAndHTML renders the embedded example's arena map: the SVG
+// is well-formed, every buffer of the plan appears once, barriers are
+// marked, and the HTML page is self-contained.
+func TestFormatSVGAndHTML(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"-format", "svg", "-strategy", "size"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	dec := xml.NewDecoder(bytes.NewReader(out.Bytes()))
+	bufs := map[string]int{}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG not well-formed: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "data-buf" {
+					bufs[a.Value]++
+				}
+			}
+		}
+	}
+	if len(bufs) == 0 {
+		t.Fatal("no buffers drawn")
+	}
+	for id, n := range bufs {
+		if n != 1 {
+			t.Errorf("buffer %s drawn %d times", id, n)
+		}
+	}
+	if !strings.Contains(out.String(), `class="bar" data-step=`) {
+		t.Error("no barrier marks")
+	}
+
+	out.Reset()
+	if code := run([]string{"-format", "html", "-color", "size"}, &out, &errs); code != 0 {
+		t.Fatalf("html exit %d: %s", code, errs.String())
+	}
+	page := out.String()
+	if !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Contains(page, "src=") || strings.Contains(page, "<link") {
+		t.Fatal("HTML page is not self-contained")
+	}
+	if code := run([]string{"-format", "svg", "-color", "rainbow"}, io.Discard, io.Discard); code == 0 {
+		t.Fatal("-color rainbow accepted")
+	}
+}
