@@ -209,10 +209,21 @@ func randomInputs(t *testing.T, g *ir.Graph, seed uint64) map[ir.ValueID][]byte 
 		}
 		buf := make([]byte, nb)
 		sz := int64(v.DType.Size())
+		// Weights are scaled by 1/sqrt(fan-in) (taken as the element count
+		// over the largest dimension) so that deep random networks keep
+		// activations of order one instead of overflowing float32.
+		scale := 1.0
+		if v.Flags&ir.FlagWeight != 0 && len(v.Shape) >= 2 {
+			big := int64(1)
+			for _, d := range v.Shape {
+				big = max(big, d)
+			}
+			scale = 1 / math.Sqrt(float64(max(1, numel(v.Shape)/big)))
+		}
 		for e := int64(0); e+sz <= nb; e += sz {
 			switch v.DType {
 			case ir.F32:
-				binary.LittleEndian.PutUint32(buf[e:], math.Float32bits(float32(r.Float64()*2-1)))
+				binary.LittleEndian.PutUint32(buf[e:], math.Float32bits(float32((r.Float64()*2-1)*scale)))
 			case ir.I64:
 				binary.LittleEndian.PutUint64(buf[e:], uint64(r.IntN(3)))
 			case ir.I32:
