@@ -32,11 +32,11 @@ func zooGraphs(t *testing.T) []corpusGraph {
 }
 
 // allGraphs is the Linux test corpus: the op-coverage graphs, every
-// testdata/*.json graph, and (unless -short) the model zoo.
+// testdata/*.json graph, and (unless -short or -race) the model zoo.
 func allGraphs(t *testing.T) []corpusGraph {
 	t.Helper()
 	gs := append(opGraphs(t), testdataGraphs(t)...)
-	if !testing.Short() {
+	if !testing.Short() && !raceEnabled {
 		gs = append(gs, zooGraphs(t)...)
 	}
 	return gs
