@@ -1,6 +1,7 @@
 # Targets for everyday work. CI runs .ci/run, which needs nothing but Go.
 GO       ?= go
 FUZZTIME ?= 30s
+FUZZMINTIME ?= 5s
 BENCH    ?= .
 PKGS     ?= ./...
 
@@ -29,7 +30,7 @@ fuzz:
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
 		for f in $$($(GO) test -list 'Fuzz.*' $$pkg | grep '^Fuzz' || true); do \
 			echo "== $$pkg $$f ($(FUZZTIME))"; \
-			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg; \
 		done; \
 	done
 

@@ -61,13 +61,21 @@ func ParseDType(s string) (DType, error) {
 // rejected as an overflow, so a hostile file cannot ask for an absurd arena.
 const MaxBytes int64 = 1 << 48
 
+// MaxRank bounds the number of dimensions of a shape. Real models stay far
+// below it; the bound keeps per-dimension work (strides, shape rules that
+// copy a shape per output) proportional to the graph, not to a hostile file.
+const MaxRank = 64
+
 // Shape is a list of static, non-negative dimensions. A scalar has an empty shape.
 type Shape []int64
 
-// NumElements returns the product of the dimensions, checked: a negative
-// dimension, a dimension above MaxBytes (even next to a zero) or a product
-// above MaxBytes is an error, never a wrapped number.
+// NumElements returns the product of the dimensions, checked: a rank above
+// MaxRank, a negative dimension, a dimension above MaxBytes (even next to a
+// zero) or a product above MaxBytes is an error, never a wrapped number.
 func (s Shape) NumElements() (int64, error) {
+	if len(s) > MaxRank {
+		return 0, fmt.Errorf("ir: shape of rank %d exceeds %d: %w", len(s), MaxRank, ErrShape)
+	}
 	n := int64(1)
 	for i, d := range s {
 		if d < 0 {

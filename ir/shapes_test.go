@@ -470,3 +470,12 @@ func TestByteSizeOverflow(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxRank(t *testing.T) {
+	if _, err := make(ir.Shape, ir.MaxRank).NumElements(); err != nil {
+		t.Errorf("rank MaxRank: %v", err)
+	}
+	if _, err := make(ir.Shape, ir.MaxRank+1).NumElements(); !errors.Is(err, ir.ErrShape) {
+		t.Errorf("rank MaxRank+1: %v", err)
+	}
+}
