@@ -27,9 +27,28 @@ func (p *orderPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error)
 		if c := p.less(&bufs[i], &bufs[j]); c != 0 {
 			return c
 		}
+		if c := byContent(&bufs[i], &bufs[j]); c != 0 {
+			return c
+		}
 		return cmp.Compare(i, j)
 	})
 	return placeInOrder(ctx, bufs, order, p.policy)
+}
+
+// byContent compares every field, so that only identical buffers (which are
+// interchangeable) fall back to input order: shuffling the input then cannot
+// change the arena.
+func byContent(a, b *Buffer) int {
+	for _, c := range [...]int{
+		cmp.Compare(a.ID, b.ID), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End),
+		cmp.Compare(a.Size, b.Size), cmp.Compare(a.Align, b.Align), cmp.Compare(a.Offset, b.Offset),
+		cmp.Compare(a.Name, b.Name),
+	} {
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 func lifespan(b *Buffer) int64 { return b.End - b.Start }
