@@ -34,15 +34,15 @@
 //     extra output to s.Out or replace the report (set s.SkipReport):
 //
 //     func init() {
-//     	register(extension{Name: "barriers", Flags: func(fs *flag.FlagSet) hooks {
-//     		on := fs.Bool("barriers", false, "print the barriers between dispatches")
-//     		return hooks{AfterPlan: func(s *session) error {
-//     			if !*on {
-//     				return nil
-//     			}
-//     			... use s.Input.Graph, s.Input.Order, s.Plan; write to s.Out ...
-//     		}}
-//     	}})
+//     register(extension{Name: "barriers", Flags: func(fs *flag.FlagSet) hooks {
+//     on := fs.Bool("barriers", false, "print the barriers between dispatches")
+//     return hooks{AfterPlan: func(s *session) error {
+//     if !*on {
+//     return nil
+//     }
+//     ... use s.Input.Graph, s.Input.Order, s.Plan; write to s.Out ...
+//     }}
+//     }})
 //     }
 //
 // Hooks run in registration order sorted by Name, so output is deterministic.
