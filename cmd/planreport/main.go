@@ -31,19 +31,22 @@
 //     on the run's FlagSet and returns the hooks bound to those flags for
 //     this run: BeforePlan may change the input or options (e.g. -reorder
 //     replaces the schedule), AfterPlan runs after planning and may write
-//     extra output to s.Out or replace the report (set s.SkipReport):
+//     extra output to s.Out or replace the report (set s.SkipReport).
 //
-//     func init() {
-//     register(extension{Name: "barriers", Flags: func(fs *flag.FlagSet) hooks {
-//     on := fs.Bool("barriers", false, "print the barriers between dispatches")
-//     return hooks{AfterPlan: func(s *session) error {
-//     if !*on {
-//     return nil
-//     }
-//     ... use s.Input.Graph, s.Input.Order, s.Plan; write to s.Out ...
-//     }}
-//     }})
-//     }
+// An extension, in full:
+//
+//	func init() {
+//		register(extension{Name: "barriers", Flags: func(fs *flag.FlagSet) hooks {
+//			on := fs.Bool("barriers", false, "print the barriers between dispatches")
+//			return hooks{AfterPlan: func(s *session) error {
+//				if !*on {
+//					return nil
+//				}
+//				// use s.Input.Graph, s.Input.Order, s.Plan; write to s.Out
+//				return nil
+//			}}
+//		}})
+//	}
 //
 // Hooks run in registration order sorted by Name, so output is deterministic.
 // The library does the work; a hook should be a few lines of glue.
