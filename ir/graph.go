@@ -195,6 +195,9 @@ func (g *Graph) Root(id ValueID) (ValueID, int64, error) {
 func (g *Graph) Consumers() [][]NodeID {
 	out := make([][]NodeID, len(g.Values))
 	for _, n := range g.Nodes {
+		if n == nil {
+			continue
+		}
 		for _, lists := range [2][]ValueID{n.Inputs, n.KeepAlive} {
 			for _, v := range lists {
 				if g.Value(v) == nil {
@@ -213,7 +216,7 @@ func (g *Graph) Consumers() [][]NodeID {
 func (g *Graph) ValuesWith(f Flags) []ValueID {
 	var ids []ValueID
 	for _, v := range g.Values {
-		if v.Flags.Has(f) {
+		if v != nil && v.Flags.Has(f) {
 			ids = append(ids, v.ID)
 		}
 	}
