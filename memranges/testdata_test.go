@@ -1,6 +1,7 @@
 package memranges
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,12 +57,21 @@ func testdataGraphs(tb testing.TB, plan func(testing.TB, *ir.Graph, []ir.NodeID)
 }
 
 // planners are the plans the testdata tests run under: the independent
-// no-reuse stand-in, and the real planner (see planner_test.go).
+// no-reuse stand-in, and the real planner, whose plans reuse memory (in
+// place and across lifetimes), so reorder must respect WAR and WAW
+// conflicts between nodes with no data edge.
 var planners = []struct {
 	name string
 	plan func(testing.TB, *ir.Graph, []ir.NodeID) *planner.Plan
 }{
 	{"naive", func(tb testing.TB, g *ir.Graph, _ []ir.NodeID) *planner.Plan { return naivePlan(tb, g) }},
+	{"planner", func(tb testing.TB, g *ir.Graph, order []ir.NodeID) *planner.Plan {
+		p, err := planner.PlanGraph(context.Background(), g, order, planner.Options{})
+		if err != nil {
+			tb.Fatalf("%s: %v", g.Name, err)
+		}
+		return p
+	}},
 }
 
 // TestTestdataGraphs: on every testdata graph and plan, the fixed-order
