@@ -26,3 +26,13 @@ func BenchmarkEnabled(b *testing.B) {
 		record(p, i)
 	}
 }
+
+// BenchmarkBaseline is the loop of BenchmarkDisabled without the profiler
+// calls, so the difference is their cost.
+func BenchmarkBaseline(b *testing.B) {
+	var sink int
+	for i := 0; b.Loop(); i++ {
+		sink += i
+	}
+	_ = sink
+}
