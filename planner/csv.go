@@ -66,18 +66,19 @@ func ReadCSV(r io.Reader) ([]Buffer, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.Line
-			}
-			bad(line, "%v", err)
-			if pe == nil {
+			if !errors.As(err, &pe) {
+				bad(0, "%v", err)
 				break
+			}
+			bad(pe.Line, "%v", pe.Err)
+			if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
+				break // the rest of the file is inside a quoted field
 			}
 			continue
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}

@@ -1,0 +1,141 @@
+package planner
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadCSV(t *testing.T) {
+	bufs, err := ReadCSV(strings.NewReader("size,id,upper,lower\n8,7,3,1\n\n16,x9,9,2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Buffer{{ID: 7, Start: 1, End: 3, Size: 8}, {ID: 1, Name: "x9", Start: 2, End: 9, Size: 16}}
+	if len(bufs) != len(want) || bufs[0] != want[0] || bufs[1] != want[1] {
+		t.Errorf("got %+v, want %+v", bufs, want)
+	}
+	f, err := os.Open(filepath.Join("testdata", "aligned_fixed.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bufs, err = ReadCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := bufs[2]; !b.Fixed || b.Offset != 256 || b.Align != 32 {
+		t.Errorf("fixed row = %+v", b)
+	}
+	if b := bufs[0]; b.Fixed || b.Align != 64 {
+		t.Errorf("free row = %+v", b)
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // substrings of the error
+	}{
+		{"empty", "", []string{"line 1", "empty"}},
+		{"missing column", "id,lower,size\n1,0,4\n", []string{"line 1", "missing column(s) upper"}},
+		{"not a number", "id,lower,upper,size\n1,0,4,8\n2,0,four,8\n", []string{"line 3", `upper "four" is not an integer`}},
+		{"negative size", "id,lower,upper,size\n1,0,4,-8\n", []string{"line 2", "negative size"}},
+		{"upper <= lower", "id,lower,upper,size\n1,4,4,8\n", []string{"line 2", "upper 4 <= lower 4"}},
+		{"duplicate id", "id,lower,upper,size\n1,0,4,8\n1,1,5,8\n", []string{"line 3", `duplicate id "1" (first on line 2)`}},
+		{"short row", "id,lower,upper,size\n1,0,4\n", []string{"line 2", "no size cell"}},
+		{"negative offset", "id,lower,upper,size,offset\n1,0,4,8,-1\n", []string{"line 2", "negative offset"}},
+		{"every problem", "id,lower,upper,size\n1,0,4,-8\n2,5,1,8\n", []string{"line 2", "line 3"}},
+		{"bad quoting", "id,lower,upper,size\n\"1,0,4,8\n", []string{"line"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCSV(strings.NewReader(tc.src))
+			if !errors.Is(err, ErrCSV) {
+				t.Fatalf("error %v does not wrap ErrCSV", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	for _, name := range []string{"tiny.csv", "aligned_fixed.csv"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufs, err := ReadCSV(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := PlanBuffers(t.Context(), bufs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := WriteCSV(&out, p.Buffers, p.Offsets); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadCSV(&out)
+		if err != nil {
+			t.Fatalf("%s: reading our own output: %v\n%s", name, err, out.String())
+		}
+		// Read back, every buffer is Fixed at its planned offset, and
+		// planning it again keeps every offset.
+		for i := range back {
+			if !back[i].Fixed || back[i].Offset != p.Offsets[i] || back[i].Size != bufs[i].Size || back[i].Start != bufs[i].Start {
+				t.Errorf("%s row %d: %+v, planned at %d from %+v", name, i, back[i], p.Offsets[i], bufs[i])
+			}
+		}
+		if err := VerifyPlacement(back, p.Offsets); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	for _, name := range []string{"tiny.csv", "aligned_fixed.csv"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("id,lower,upper,size\n1,0,4,-8\n"))
+	f.Add([]byte("id,lower,upper,size,offset\n1,0,4,8,0\n2,0,4,8,0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		bufs, err := ReadCSV(bytes.NewReader(data))
+		if err != nil {
+			if !errors.Is(err, ErrCSV) {
+				t.Fatalf("error without ErrCSV: %v", err)
+			}
+			return
+		}
+		for _, b := range bufs {
+			if b.End <= b.Start || b.Size < 0 || b.Align < 0 || b.Offset < 0 {
+				t.Fatalf("accepted an invalid buffer %+v", b)
+			}
+		}
+		if len(bufs) > 200 {
+			return
+		}
+		p, err := PlanBuffers(t.Context(), bufs, Options{})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidBuffer) && !errors.Is(err, ErrFixedConflict) {
+				t.Fatalf("unexpected planning error: %v", err)
+			}
+			return
+		}
+		if err := p.Verify(nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
