@@ -109,10 +109,33 @@ func TestCheckTestdata(t *testing.T) {
 	}
 }
 
+func TestCheckTestFiles(t *testing.T) {
+	for _, tests := range []bool{false, true} {
+		c := newTestChecker(t)
+		c.cfg.Tests = tests
+		diags, err := c.Check("testdata/brokentest")
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs, _ := split(diags)
+		want := 0
+		if tests {
+			want = 1
+		}
+		if len(errs) != want {
+			t.Errorf("Tests=%v: %d errors %v, want %d", tests, len(errs), errs, want)
+		}
+		if tests && len(errs) == 1 && !strings.Contains(errs[0].String(), "ok_darwin_test.go:10:10: cannot use metal.BufferObject{}") {
+			t.Errorf("error %q", errs[0])
+		}
+	}
+}
+
 // TestCheckExecMetal is the check .ci/run makes, so a plain go test sees
 // a regression too.
 func TestCheckExecMetal(t *testing.T) {
 	c := newTestChecker(t)
+	c.cfg.Tests = true
 	dir := filepath.Join(c.cfg.ModuleRoot, "exec", "metal")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("no exec/metal yet")

@@ -43,6 +43,9 @@ type Config struct {
 	// ExtraSelectors are selectors known to exist beside those found in
 	// darwinkit's sources (for example Apple's, from testdata).
 	ExtraSelectors []string
+	// Tests also checks the target's _test.go files, as go vet does: the
+	// in-package ones with the package, the external test package after it.
+	Tests bool
 }
 
 // Diagnostic is one finding, printed as file:line:col: message.
@@ -176,6 +179,13 @@ func (c *Checker) ImportFrom(path, srcDir string, _ types.ImportMode) (*types.Pa
 // types.Info filled; a dependency is checked for declarations only and its
 // errors are kept in c.depErrs.
 func (c *Checker) load(path, dir string, target bool) (*types.Package, []Diagnostic, *checked, error) {
+	return c.loadFiles(path, dir, target, nil)
+}
+
+// loadFiles is load with an explicit file list (nil: the package's own Go
+// and cgo files, plus its in-package tests when checking a target with
+// Config.Tests).
+func (c *Checker) loadFiles(path, dir string, target bool, only []string) (*types.Package, []Diagnostic, *checked, error) {
 	if pkg, ok := c.pkgs[dir]; ok && !target {
 		return pkg, nil, nil, nil
 	}
@@ -190,6 +200,12 @@ func (c *Checker) load(path, dir string, target bool) (*types.Package, []Diagnos
 		return nil, nil, nil, fmt.Errorf("%w: %s (%s): %w", ErrLoad, path, dir, err)
 	}
 	names := append(append([]string{}, bp.GoFiles...), bp.CgoFiles...)
+	if target && c.cfg.Tests {
+		names = append(names, bp.TestGoFiles...)
+	}
+	if only != nil {
+		names = only
+	}
 	sort.Strings(names)
 	mode := parser.SkipObjectResolution
 	if target {
@@ -272,12 +288,26 @@ func (c *Checker) Check(dir string) ([]Diagnostic, error) {
 		}
 	}
 	before := len(c.depErrs)
-	_, diags, ck, err := c.load(path, abs, true)
+	pkg, diags, ck, err := c.load(path, abs, true)
 	if err != nil {
 		return nil, err
 	}
-	diags = append(diags, c.depErrs[before:]...)
 	diags = append(diags, c.selectorWarnings(ck)...)
+	if c.cfg.Tests {
+		// The external test package imports the package with its
+		// in-package tests, as go test builds it.
+		c.pkgs[abs] = pkg
+		bp, err := c.ctx.ImportDir(abs, 0)
+		if err == nil && len(bp.XTestGoFiles) > 0 {
+			_, xd, xck, err := c.loadFiles(path+"_test", abs, true, bp.XTestGoFiles)
+			if err != nil {
+				return nil, err
+			}
+			diags = append(diags, xd...)
+			diags = append(diags, c.selectorWarnings(xck)...)
+		}
+	}
+	diags = append(diags, c.depErrs[before:]...)
 	sort.SliceStable(diags, func(i, j int) bool {
 		a, b := diags[i].Pos, diags[j].Pos
 		if a.Filename != b.Filename {

@@ -9,7 +9,9 @@
 // importer. The importer resolves this module's packages from the module
 // root, required modules from the module cache at the versions go.mod
 // names, and the standard library from GOROOT/src, each under the same
-// darwin context; dependencies are checked for declarations only. Every
+// darwin context; dependencies are checked for declarations only. With
+// -tests (the default) the packages' _test.go files are checked too, as go
+// vet does: in-package tests with the package, external tests after it. Every
 // constant selector passed to darwinkit's objc.Sel is also looked up in
 // darwinkit's sources and a short Apple list, and an unknown one is
 // reported as a warning.

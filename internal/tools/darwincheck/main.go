@@ -30,6 +30,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	modroot := fs.String("modroot", "", "main module root (default: nearest go.mod above the working directory)")
 	goos := fs.String("goos", "darwin", "GOOS to select files for")
 	goarch := fs.String("goarch", "arm64", "GOARCH to select files for")
+	tests := fs.Bool("tests", true, "also check the packages' _test.go files")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: darwincheck [-v] [flags] PKGDIR...")
 		fs.PrintDefaults()
@@ -74,6 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		GOOS:           *goos,
 		GOARCH:         *goarch,
 		ExtraSelectors: ParseSelectorList(appleSelectors),
+		Tests:          *tests,
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
