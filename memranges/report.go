@@ -149,10 +149,50 @@ func (st *Stream) Describe(br Barrier) string {
 		return fmt.Sprintf("#%d %s", i, st.Dispatches[i].Name)
 	}
 	buf := fmt.Sprintf("buf%d", c.SecondUse.Buf)
-	if int(c.SecondUse.Buf) < len(st.Buffers) {
+	if c.SecondUse.Buf >= 0 && int(c.SecondUse.Buf) < len(st.Buffers) {
 		buf = st.Buffers[c.SecondUse.Buf].Name
 	}
 	return fmt.Sprintf("barrier before %s: %v on %s: %s %s [%d,%d) -> %s [%d,%d)",
 		name(br.Before), c.Hazard, buf, name(c.First), c.FirstUse.Access, c.FirstUse.Off, c.FirstUse.End(),
 		c.SecondUse.Access, c.SecondUse.Off, c.SecondUse.End())
+}
+
+// CauseRecord is one barrier and its cause as plain data, for JSON
+// reports. Positions index the analysed (possibly reordered) dispatch list;
+// ranges are half-open [start, end) byte offsets in Buffer.
+type CauseRecord struct {
+	Before      int      `json:"before"`
+	Hazard      string   `json:"hazard"`
+	Buffer      string   `json:"buffer"`
+	First       int      `json:"first"`
+	FirstName   string   `json:"first_name"`
+	FirstRange  [2]int64 `json:"first_range"`
+	Second      int      `json:"second"`
+	SecondName  string   `json:"second_name"`
+	SecondRange [2]int64 `json:"second_range"`
+}
+
+// Causes returns one CauseRecord per barrier, in barrier order.
+func (a *Analysis) Causes() []CauseRecord {
+	ds := a.Stream.Dispatches
+	name := func(i int) string {
+		if i < 0 || i >= len(ds) {
+			return ""
+		}
+		return ds[i].Name
+	}
+	out := make([]CauseRecord, 0, len(a.Barriers))
+	for _, b := range a.Barriers {
+		c := b.Cause
+		buf := fmt.Sprintf("buf%d", c.SecondUse.Buf)
+		if c.SecondUse.Buf >= 0 && int(c.SecondUse.Buf) < len(a.Stream.Buffers) {
+			buf = a.Stream.Buffers[c.SecondUse.Buf].Name
+		}
+		out = append(out, CauseRecord{
+			Before: b.Before, Hazard: c.Hazard.String(), Buffer: buf,
+			First: c.First, FirstName: name(c.First), FirstRange: [2]int64{c.FirstUse.Off, c.FirstUse.End()},
+			Second: c.Second, SecondName: name(c.Second), SecondRange: [2]int64{c.SecondUse.Off, c.SecondUse.End()},
+		})
+	}
+	return out
 }

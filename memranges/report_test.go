@@ -73,6 +73,10 @@ func TestSummaryKeys(t *testing.T) {
 			t.Errorf("summary JSON lacks %q: %s", k, js)
 		}
 	}
+	cs := a.Causes()
+	if len(cs) != len(a.Barriers) || len(cs) == 0 || cs[0].Hazard != "RAW" || cs[0].Buffer != "arena" || cs[0].Second != a.Barriers[0].Before {
+		t.Errorf("causes %+v", cs)
+	}
 	s := a.Summary
 	if s.Dispatches != 4 || s.Barriers != s.CriticalPath-1 || s.Groups != s.Barriers+1 || s.BarriersGGML < s.Barriers {
 		t.Errorf("summary %+v", s)

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBarriersText: -barriers appends the barrier section, with causes, to
+// the plan's text report.
+func TestBarriersText(t *testing.T) {
+	var out, errs bytes.Buffer
+	path := filepath.Join("..", "..", "testdata", "transformer_block.json")
+	if code := run([]string{"-barriers", path}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	text := out.String()
+	for _, want := range []string{"# arena_bytes=", "barriers (schedule order): 22 dispatches", "ggml-compatible mode:", "group sizes (size:groups):", "barrier before #1 q (MatMul): RAW on arena"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestBarriersJSONReorder: on every testdata graph, -reorder -format json
+// carries the summary keys beside the plan's, barriers == critical_path-1,
+// and exact needs no more barriers than the ggml-compatible mode.
+func TestBarriersJSONReorder(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no testdata graphs")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var out, errs bytes.Buffer
+			if code := run([]string{"-reorder", "-format", "json", f}, &out, &errs); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs.String())
+			}
+			var m map[string]any
+			if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out.String())
+			}
+			for _, k := range []string{"dispatches", "barriers", "groups", "critical_path", "barriers_ggml", "arena_bytes", "barrier_causes"} {
+				if _, ok := m[k]; !ok {
+					t.Fatalf("JSON lacks %q", k)
+				}
+			}
+			b, cp, gg := m["barriers"].(float64), m["critical_path"].(float64), m["barriers_ggml"].(float64)
+			if b != max(cp-1, 0) || b > gg || m["groups"].(float64) != b+1 {
+				t.Errorf("barriers %v, critical path %v, ggml %v, groups %v", b, cp, gg, m["groups"])
+			}
+			if n := len(m["barrier_causes"].([]any)); float64(n) != b {
+				t.Errorf("%d causes for %v barriers", n, b)
+			}
+		})
+	}
+}
+
+func TestBarriersErrors(t *testing.T) {
+	csv := filepath.Join(t.TempDir(), "tiny.csv")
+	if err := os.WriteFile(csv, []byte("id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	graph := filepath.Join("..", "..", "testdata", "mlp.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"DSA input", []string{"-barriers", csv}},
+		{"csv format", []string{"-barriers", "-format", "csv", graph}},
+		{"negative window", []string{"-reorder", "-reorder-window", "-1", graph}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var errs bytes.Buffer
+			if code := run(tc.args, io.Discard, &errs); code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, errs.String())
+			}
+			if errs.Len() == 0 {
+				t.Error("no message on stderr")
+			}
+		})
+	}
+}
