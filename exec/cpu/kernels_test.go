@@ -12,8 +12,9 @@ import (
 	"github.com/memplan/memplan/ir"
 )
 
-// Tolerances, as relative error |got-want| / max(|want|, 1) against the
-// float64 reference (inputs are the same f32-rounded values on both sides):
+// Tolerances, as relative error |got-want| / max(|want|, 1e-6) against the
+// float64 reference (inputs are the same f32-rounded values on both sides;
+// the floor only keeps an exact zero from dividing by zero):
 const (
 	tolElementwise = 1e-5 // elementwise f32 ops, data movement (exact)
 	tolReduce      = 1e-4 // reductions, norms, softmax, matmul, conv, pools
@@ -321,7 +322,7 @@ func compare(t *testing.T, what string, out tensor, want []float64, tol float64)
 }
 
 // mismatches counts the elements of out that differ from want by more than
-// tol (relative, floor 1) or are unwritten (poison), with up to 5 messages.
+// tol (relative, floor 1e-6) or are unwritten (poison), with up to 5 messages.
 func mismatches(out tensor, want []float64, tol float64) (bad int, msgs []string) {
 	out.forEach(func(k, p int64) {
 		var g float64
@@ -335,7 +336,7 @@ func mismatches(out tensor, want []float64, tol float64) (bad int, msgs []string
 			g = getF(out.buf[p:], out.dt)
 		}
 		w := want[k]
-		e := math.Abs(g-w) / max(math.Abs(w), 1)
+		e := math.Abs(g-w) / max(math.Abs(w), 1e-6)
 		if !(e <= tol) || (math.IsNaN(g) != math.IsNaN(w)) {
 			if bad < 5 {
 				msgs = append(msgs, fmt.Sprintf("element %d = %v, want %v (rel err %.3g > %.0e)", k, g, w, e, tol))
