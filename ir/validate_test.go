@@ -141,8 +141,10 @@ func TestValidateRejects(t *testing.T) {
 		{"huge view offset", func(g *ir.Graph, id map[string]ir.ValueID) { g.Values[id["v"]].View.OffsetBytes = 1 << 62 },
 			want{class: ir.ErrViewBounds, value: "v"}},
 		{"strided view's last element out", func(g *ir.Graph, id map[string]ir.ValueID) {
-			// rows 0..3 at stride 32, cols at stride 8: the last element
-			// [3,1] ends at 4+96+8+4 = 112; stride 36 moves it to 124+... out.
+			// s is f32[4,2] at +4 with strides [32,8]: its last element
+			// [3,1] ends at 4+96+8+4 = 112. With a row stride of 40 it
+			// ends at 4+120+8+4 = 136, past the 128-byte root; every
+			// other element is still inside.
 			g.Values[id["s"]].View.StridesBytes = []int64{40, 8}
 		}, want{class: ir.ErrViewBounds, value: "s", text: "[4, 136)"}},
 		{"negative stride below the root", func(g *ir.Graph, id map[string]ir.ValueID) {
