@@ -19,13 +19,19 @@
 // encodes dispatches and barriers; see [Backend] for how the verbs map onto
 // the CPU, Metal and CUDA.
 //
-// Calls in order:
+// Calls in order (Compile does the first three in one call):
 //
 //	order, _ := g.Schedule()
 //	plan, _ := planner.PlanGraph(ctx, g, order, planner.Options{})
-//	prog, _ := exec.CompilePlan(g, order, plan, exec.Inferred)
+//	prog, _ := exec.CompilePlan(g, order, plan, exec.Inferred) // Assemble + Synchronize
 //	x, _ := exec.Load(cpu.New(cpu.Options{}), prog)   // alloc, prepare, upload weights
 //	res, _ := x.Run(ctx, inputs, exec.RunOptions{Profiler: p})
 //	_ = res.Outputs                                   // dense bytes per output value
 //	x.Close()
+//
+// Assemble builds a program from plain data (a Layout: buffers and a
+// location per value; barrier positions) for callers with their own plan;
+// Reference builds the every-value-its-own-buffer program. Tests may set
+// RunOptions.UnsafeDropBarriersForTesting to show that a missing barrier is
+// caught; nothing else should.
 package exec
