@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/memplan/memplan/ir"
@@ -75,5 +77,66 @@ func TestBarrierSteps(t *testing.T) {
 	want := []int64{2, 3}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("BarrierSteps = %v, want %v", got, want)
+	}
+}
+
+// graphMap plans a testdata graph with the size-ordered placer and builds
+// its map with the barriers memranges places.
+func graphMap(t *testing.T, name string) (*Map, *planner.Plan) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Skip(err)
+	}
+	g, err := ir.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{Strategy: "size"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := FromPlan(g.Name, p, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := memranges.FromPlan(g, p.Order, p, memranges.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Barriers = BarrierSteps(p.Order, st.Dispatches, memranges.PlaceBarriers(memranges.Exact, st.Dispatches))
+	return m, p
+}
+
+func TestGraphGolden(t *testing.T) {
+	for _, name := range []string{"mlp", "resnet_block"} {
+		t.Run(name, func(t *testing.T) {
+			m, p := graphMap(t, name+".json")
+			var svg, page bytes.Buffer
+			if err := SVG(&svg, m, Options{Width: 600, Height: 300}); err != nil {
+				t.Fatal(err)
+			}
+			if err := HTML(&page, m, Options{Width: 600, Height: 300}); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name+".svg", svg.Bytes())
+			golden(t, name+".html", page.Bytes())
+			ids, merged := checkXML(t, svg.Bytes())
+			// Every buffer is one rectangle or inside one merged path; on
+			// the MLP every buffer is big enough for its own rectangle.
+			if len(ids)+merged != len(p.Buffers) || (name == "mlp" && merged != 0) {
+				t.Fatalf("%d rectangles + %d merged for %d buffers", len(ids), merged, len(p.Buffers))
+			}
+			for id, n := range ids {
+				if n != 1 || id < 0 || id >= int64(len(p.Buffers)) {
+					t.Errorf("buffer %d appears %d times", id, n)
+				}
+			}
+			for _, b := range m.Blocks {
+				if b.Kind == "" || b.Producer == "" || b.Name == "" {
+					t.Errorf("block %d lacks graph labels: %+v", b.ID, b)
+				}
+			}
+		})
 	}
 }
