@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx/onnxpb"
 )
 
 type importCase struct {
@@ -251,6 +252,27 @@ func TestImportOpaque(t *testing.T) {
 			check: func(t *testing.T, g *ir.Graph) {
 				eq(t, len(Unsupported(g)), 0)
 				must(t, CheckRunnable(g))
+			}},
+		{name: "control flow reads outer values through its subgraphs", def: gdef{
+			inputs: []*onnxpb_VI{vi("c", tBool), vi("x", tF32, 2)}, outputs: []*onnxpb_VI{vi("y", tF32, 2)},
+			nodes: []*onnxpb_Node{
+				node("Relu", []string{"x"}, []string{"a"}),
+				node("Neg", []string{"x"}, []string{"b"}),
+				node("If", []string{"c"}, []string{"y"},
+					&onnxpb.AttributeProto{Name: protoString("then_branch"), Type: onnxpb.AttributeProto_GRAPH.Enum(), G: &onnxpb.GraphProto{
+						Node:   []*onnxpb_Node{node("Add", []string{"a", "a"}, []string{"t"})},
+						Output: []*onnxpb_VI{vi("t", tF32, 2)}}},
+					&onnxpb.AttributeProto{Name: protoString("else_branch"), Type: onnxpb.AttributeProto_GRAPH.Enum(), G: &onnxpb.GraphProto{
+						Output: []*onnxpb_VI{vi("b", tF32, 2)}}}),
+			}},
+			check: func(t *testing.T, g *ir.Graph) {
+				n := g.Nodes[2]
+				check(t, n.Opaque)
+				var names []string
+				for _, id := range n.Inputs {
+					names = append(names, g.Values[id].Name)
+				}
+				eq(t, names, []string{"c", "a", "b"})
 			}},
 		{name: "unknown op without a shape fails naming the node", def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 2)}, outputs: []*onnxpb_VI{vi("z", tF32, 2)},
 			nodes: []*onnxpb_Node{node("Mystery", []string{"x"}, []string{"y"}), node("Relu", []string{"y"}, []string{"z"})}},

@@ -2,6 +2,7 @@ package onnx
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx/onnxpb"
@@ -285,12 +286,18 @@ func (c *nodeCtx) nodeName() string {
 
 // opaque imports the node as an op outside the core set, typed from the
 // file's value_info. reason, when set, says why a core op could not be mapped.
+//
+// A control-flow op (If, Loop, Scan) reads, inside its subgraphs, values of
+// the enclosing graph that are not among its inputs; they become extra
+// inputs of the opaque node, so the planner keeps them alive until it runs.
 func (c *nodeCtx) opaque(op, reason string) error {
 	var ids []ir.ValueID
-	for _, in := range c.n.GetInput() {
-		if in == "" {
+	seen := map[string]bool{}
+	for _, in := range append(append([]string{}, c.n.GetInput()...), outerRefs(c.n, c.imp.ents)...) {
+		if in == "" || seen[in] {
 			continue
 		}
+		seen[in] = true
 		id, err := c.imp.value(in)
 		if err != nil {
 			return err
@@ -353,4 +360,54 @@ func (c *nodeCtx) plainAttrs() ir.Attrs {
 		}
 	}
 	return out
+}
+
+// outerRefs lists, in first-use order, the names that the node's subgraph
+// attributes (at any depth) read without defining, and that the enclosing
+// graph defines.
+func outerRefs(n *onnxpb.NodeProto, outer map[string]*entry) []string {
+	var refs []string
+	seen := map[string]bool{}
+	var walk func(g *onnxpb.GraphProto, defined map[string]bool)
+	walk = func(g *onnxpb.GraphProto, parent map[string]bool) {
+		defined := maps.Clone(parent)
+		for _, v := range g.GetInput() {
+			defined[v.GetName()] = true
+		}
+		for _, t := range g.GetInitializer() {
+			defined[t.GetName()] = true
+		}
+		for _, sn := range g.GetNode() {
+			for _, in := range sn.GetInput() {
+				if in != "" && !defined[in] && !seen[in] && outer[in] != nil {
+					seen[in] = true
+					refs = append(refs, in)
+				}
+			}
+			for _, a := range sn.GetAttribute() {
+				for _, sub := range append([]*onnxpb.GraphProto{a.GetG()}, a.GetGraphs()...) {
+					if sub != nil {
+						walk(sub, defined)
+					}
+				}
+			}
+			for _, o := range sn.GetOutput() {
+				defined[o] = true
+			}
+		}
+		for _, o := range g.GetOutput() {
+			if name := o.GetName(); !defined[name] && !seen[name] && outer[name] != nil {
+				seen[name] = true
+				refs = append(refs, name)
+			}
+		}
+	}
+	for _, a := range n.GetAttribute() {
+		for _, sub := range append([]*onnxpb.GraphProto{a.GetG()}, a.GetGraphs()...) {
+			if sub != nil {
+				walk(sub, map[string]bool{})
+			}
+		}
+	}
+	return refs
 }
