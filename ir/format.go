@@ -17,8 +17,9 @@ package ir
 //	ir: line 7: values[3].dtype: unknown dtype "f33": malformed graph file
 //
 // Allocation is bounded by the input: every shape is checked against MaxBytes
-// and every data field's decoded length against the value's byte size before
-// anything of that size is allocated; IDs must fit in int32.
+// (and MaxRank) and every data field's decoded length against the value's
+// byte size before anything of that size is allocated; IDs must fit in int32;
+// values, nodes and order entries are capped at MaxFileElements each.
 
 import (
 	"bytes"
@@ -38,6 +39,11 @@ const (
 	FormatName    = "memplan-graph"
 	FormatVersion = 1
 )
+
+// MaxFileElements caps the number of values, of nodes, and of schedule
+// entries a file may hold (4Mi each): far above any real graph, low enough
+// that the side tables of Validate stay small.
+const MaxFileElements = 1 << 22
 
 // FormatError is a problem in a graph file. Line is 1-based (0 when
 // unknown); Field is a path such as "values[3].dtype". It matches both
@@ -270,6 +276,9 @@ func (d *decoder) file() (*Graph, error) {
 			if err := d.dec.Decode(&order); err != nil {
 				return nil, d.jsonErr(err, key, vstart)
 			}
+			if len(order) > MaxFileElements {
+				return nil, d.errAt(vstart, key, "more than %d entries: %w", MaxFileElements, ErrFormat)
+			}
 			if order == nil {
 				return nil, d.errAt(vstart, key, "null order (omit the key for the default schedule): %w", ErrFormat)
 			}
@@ -334,6 +343,9 @@ func decodeArray[T any](d *decoder, key string, at *[]int64) ([]T, error) {
 	for d.dec.More() {
 		start := d.next()
 		field := fmt.Sprintf("%s[%d]", key, len(out))
+		if len(out) == MaxFileElements {
+			return nil, d.errAt(start, field, "more than %d elements: %w", MaxFileElements, ErrFormat)
+		}
 		var e T
 		if err := d.dec.Decode(&e); err != nil {
 			return nil, d.jsonErr(err, field, start)
