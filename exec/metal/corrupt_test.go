@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/planner"
 )
 
 // TestCheckRunFailsOnCorruptedRecording proves the recording checks can
@@ -18,13 +19,14 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	var prog *exec.Program
+	var plan *planner.Plan
 	var rec []event
 	var dev *fakeDevice
 	for _, cg := range opGraphs(t) {
 		if cg.name != "data" {
 			continue
 		}
-		prog, err = compile(t, cg.g, exec.Inferred)
+		prog, plan, err = compilePlan(cg.g, exec.Inferred)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +39,7 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 	if len(prog.Barriers) == 0 {
 		t.Fatal("the data graph needs a barrier for this test")
 	}
-	if errs := checkRun(prog, dev, &fakeCommands{events: rec}, false, sigs); len(errs) != 0 {
+	if errs := checkRun(prog, plan, dev, &fakeCommands{events: rec}, false, sigs); len(errs) != 0 {
 		t.Fatalf("good recording fails: %v", errs)
 	}
 	first := func(kind string) int {
@@ -96,7 +98,7 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 			for i := range evs {
 				evs[i].data = append([]byte{}, rec[i].data...)
 			}
-			errs := checkRun(prog, dev, &fakeCommands{events: tc.corrupt(evs)}, false, sigs)
+			errs := checkRun(prog, plan, dev, &fakeCommands{events: tc.corrupt(evs)}, false, sigs)
 			found := false
 			for _, e := range errs {
 				found = found || strings.Contains(e.Error(), tc.want)
@@ -106,4 +108,27 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("plan offset differs from the binding", func(t *testing.T) {
+		bad := *plan
+		bad.Slots = append([]planner.Slot{}, plan.Slots...)
+		moved := -1
+		for v, sl := range bad.Slots {
+			if !sl.External && prog.Values[v].Buffer == exec.ArenaBuffer && prog.Values[v].Shape != nil {
+				bad.Slots[v].Offset += 64
+				moved = v
+				break
+			}
+		}
+		if moved < 0 {
+			t.Fatal("no arena value")
+		}
+		found := false
+		for _, e := range checkRun(prog, &bad, dev, &fakeCommands{events: rec}, false, sigs) {
+			found = found || strings.Contains(e.Error(), "the plan puts")
+		}
+		if !found {
+			t.Errorf("moving v%d in the plan is not caught", moved)
+		}
+	})
 }

@@ -144,7 +144,7 @@ func kernelParams(kernel string) (reflect.Type, bool) {
 		"unary_f32": unaryParams{}, "binary_f32": binaryParams{}, "compare_f32": binaryParams{},
 		"where": whereParams{}, "batchnorm_f32": batchnormParams{}, "matmul_f32": matmulParams{},
 		"conv2d_f32": convParams{}, "convtranspose2d_f32": convParams{}, "pool2d_f32": poolParams{},
-		"rows_f32": rowParams{}, "copy": copyParams{}, "cast": castParams{}, "gather": gatherParams{},
+		"rows_f32": rowParams{}, "copy": copyParams{}, "cast_any": castParams{}, "gather": gatherParams{},
 		"pad_f32": padParams{},
 	}
 	v, ok := m[base]

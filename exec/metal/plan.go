@@ -53,19 +53,19 @@ type launchSet struct {
 	launches []Launch
 }
 
-// planner builds launches for one dispatch.
-type planner struct {
+// planState builds launches for one dispatch.
+type planState struct {
 	d        *exec.Dispatch
 	launches []Launch
 }
 
-func (p *planner) errorf(sentinel error, format string, args ...any) error {
+func (p *planState) errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: dispatch %d (%s %q): %s", sentinel, p.d.Index, p.d.Op, p.d.Name, fmt.Sprintf(format, args...))
 }
 
 // add appends a launch binding the given operands in order; writes marks
 // which of them are written.
-func (p *planner) add(kernel string, args any, threads int64, ops []exec.Binding, writes ...bool) {
+func (p *planState) add(kernel string, args any, threads int64, ops []exec.Binding, writes ...bool) {
 	l := Launch{Kernel: kernel, Args: args, Params: encodeParams(args), Threads: threads}
 	for i, b := range ops {
 		l.Buffers = append(l.Buffers, Bind{Index: i + 1, Buffer: b.Buffer, OffsetBytes: b.OffsetBytes, Value: b.Value, Write: i < len(writes) && writes[i]})
@@ -75,7 +75,7 @@ func (p *planner) add(kernel string, args any, threads int64, ops []exec.Binding
 
 // Plan decides the launches of one dispatch.
 func Plan(d *exec.Dispatch) ([]Launch, error) {
-	p := &planner{d: d}
+	p := &planState{d: d}
 	var err error
 	info, ok := ir.LookupOp(d.Op)
 	switch {
@@ -138,7 +138,7 @@ func Plan(d *exec.Dispatch) ([]Launch, error) {
 }
 
 // requireF32 checks the dtypes of the given bindings.
-func (p *planner) requireF32(bs ...exec.Binding) error {
+func (p *planState) requireF32(bs ...exec.Binding) error {
 	for _, b := range bs {
 		if b.DType != ir.F32 {
 			return p.errorf(ErrUnsupported, "value %d is %v, kernel is f32 only", b.Value, b.DType)
@@ -200,7 +200,7 @@ func binaryCode(op string) int32 {
 }
 
 // operands converts bindings, reporting the first bad one.
-func (p *planner) operands(bs ...exec.Binding) ([]operand, error) {
+func (p *planState) operands(bs ...exec.Binding) ([]operand, error) {
 	out := make([]operand, len(bs))
 	for i, b := range bs {
 		o, err := operandOf(b)
@@ -212,7 +212,7 @@ func (p *planner) operands(bs ...exec.Binding) ([]operand, error) {
 	return out, nil
 }
 
-func (p *planner) unary() error {
+func (p *planState) unary() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if err := p.requireF32(in, out); err != nil {
 		return err
@@ -240,7 +240,7 @@ func (p *planner) unary() error {
 	return nil
 }
 
-func (p *planner) binary() error {
+func (p *planState) binary() error {
 	x, y, out := p.d.Inputs[0], p.d.Inputs[1], p.d.Outputs[0]
 	code := binaryCode(p.d.Op)
 	kernel := "binary_f32"
@@ -274,7 +274,7 @@ func (p *planner) binary() error {
 }
 
 // sizeKernel names the element-size variant of a dtype-agnostic kernel.
-func (p *planner) sizeKernel(base string, dt ir.DType) (string, error) {
+func (p *planState) sizeKernel(base string, dt ir.DType) (string, error) {
 	switch dt.Size() {
 	case 1, 2, 4, 8:
 		return fmt.Sprintf("%s_b%d", base, dt.Size()), nil
@@ -282,7 +282,7 @@ func (p *planner) sizeKernel(base string, dt ir.DType) (string, error) {
 	return "", p.errorf(ErrUnsupported, "%s of %v", base, dt)
 }
 
-func (p *planner) where() error {
+func (p *planState) where() error {
 	c, x, y, out := p.d.Inputs[0], p.d.Inputs[1], p.d.Inputs[2], p.d.Outputs[0]
 	if c.DType != ir.Bool {
 		return p.errorf(ErrUnsupported, "condition is %v, want bool", c.DType)

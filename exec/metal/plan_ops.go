@@ -59,7 +59,7 @@ func broadcastShapes(a, b []int64) ([]int64, bool) {
 	return out, true
 }
 
-func (p *planner) matmul() error {
+func (p *planState) matmul() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
 	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
@@ -179,7 +179,7 @@ func as4d(o operand) operand {
 	return o
 }
 
-func (p *planner) conv() error {
+func (p *planState) conv() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
 	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
@@ -238,7 +238,7 @@ func (p *planner) conv() error {
 	return nil
 }
 
-func (p *planner) pool() error {
+func (p *planState) pool() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if err := p.requireF32(in, out); err != nil {
 		return err
@@ -282,11 +282,11 @@ func (p *planner) pool() error {
 }
 
 // rows binds a row kernel: x, scale, bias (x again when absent), out.
-func (p *planner) rows(a rowParams, x, scale, bias, out exec.Binding) {
+func (p *planState) rows(a rowParams, x, scale, bias, out exec.Binding) {
 	p.add("rows_f32", a, int64(a.Rows), []exec.Binding{x, scale, bias, out}, false, false, false, true)
 }
 
-func (p *planner) softmax() error {
+func (p *planState) softmax() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if err := p.requireF32(in, out); err != nil {
 		return err
@@ -325,7 +325,7 @@ func (p *planner) softmax() error {
 	return nil
 }
 
-func (p *planner) norm() error {
+func (p *planState) norm() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
 	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
@@ -366,7 +366,7 @@ func (p *planner) norm() error {
 	return nil
 }
 
-func (p *planner) reduce() error {
+func (p *planState) reduce() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if err := p.requireF32(in, out); err != nil {
 		return err
@@ -430,7 +430,7 @@ func channelDesc(o operand, shape []int64) (tensorDesc, error) {
 	return desc(o.b.Value, shape, strides)
 }
 
-func (p *planner) batchnorm() error {
+func (p *planState) batchnorm() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
 	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
@@ -457,7 +457,7 @@ func (p *planner) batchnorm() error {
 }
 
 // copyLaunch adds one copy of n elements.
-func (p *planner) copyLaunch(in, out exec.Binding, a copyParams) error {
+func (p *planState) copyLaunch(in, out exec.Binding, a copyParams) error {
 	kernel, err := p.sizeKernel("copy", out.DType)
 	if err != nil {
 		return err
@@ -467,7 +467,7 @@ func (p *planner) copyLaunch(in, out exec.Binding, a copyParams) error {
 }
 
 // simpleCopy copies in to out in logical flat order, in described by inDesc.
-func (p *planner) simpleCopy(inDesc func(operand) (tensorDesc, error), base int64) error {
+func (p *planState) simpleCopy(inDesc func(operand) (tensorDesc, error), base int64) error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if in.DType.Size() != out.DType.Size() {
 		return p.errorf(ErrUnsupported, "%v to %v", in.DType, out.DType)
@@ -489,11 +489,11 @@ func (p *planner) simpleCopy(inDesc func(operand) (tensorDesc, error), base int6
 	return p.copyLaunch(in, out, a)
 }
 
-func (p *planner) reshape() error {
+func (p *planState) reshape() error {
 	return p.simpleCopy(operand.own, 0)
 }
 
-func (p *planner) transpose() error {
+func (p *planState) transpose() error {
 	rank := len(p.d.Inputs[0].Shape)
 	perm64 := p.d.Attrs.GetInts("perm", nil)
 	perm := make([]int, rank)
@@ -509,12 +509,12 @@ func (p *planner) transpose() error {
 	return p.simpleCopy(func(o operand) (tensorDesc, error) { return o.permuted(perm) }, 0)
 }
 
-func (p *planner) expand() error {
+func (p *planState) expand() error {
 	out := p.d.Outputs[0].Shape
 	return p.simpleCopy(func(o operand) (tensorDesc, error) { return o.broadcastTo(out) }, 0)
 }
 
-func (p *planner) slice() error {
+func (p *planState) slice() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	rank := len(in.Shape)
 	starts := p.d.Attrs.GetInts("starts", nil)
@@ -573,7 +573,7 @@ func (p *planner) slice() error {
 	}, base)
 }
 
-func (p *planner) concat() error {
+func (p *planState) concat() error {
 	out := p.d.Outputs[0]
 	ops, err := p.operands(out)
 	if err != nil {
@@ -612,7 +612,7 @@ func (p *planner) concat() error {
 	return nil
 }
 
-func (p *planner) split() error {
+func (p *planState) split() error {
 	in := p.d.Inputs[0]
 	ops, err := p.operands(in)
 	if err != nil {
@@ -651,7 +651,7 @@ func (p *planner) split() error {
 	return nil
 }
 
-func (p *planner) gather() error {
+func (p *planState) gather() error {
 	x, idx, out := p.d.Inputs[0], p.d.Inputs[1], p.d.Outputs[0]
 	if idx.DType != ir.I64 && idx.DType != ir.I32 {
 		return p.errorf(ErrUnsupported, "indices are %v", idx.DType)
@@ -685,7 +685,7 @@ func (p *planner) gather() error {
 	return nil
 }
 
-func (p *planner) pad() error {
+func (p *planState) pad() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if err := p.requireF32(in, out); err != nil {
 		return err
@@ -739,7 +739,7 @@ func castCode(dt ir.DType) int32 {
 	return -1
 }
 
-func (p *planner) cast() error {
+func (p *planState) cast() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if in.DType == out.DType {
 		return p.reshape()
@@ -759,6 +759,6 @@ func (p *planner) cast() error {
 	if a.Out, err = ops[1].own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	p.add("cast", a, int64(a.N), []exec.Binding{in, out}, false, true)
+	p.add("cast_any", a, int64(a.N), []exec.Binding{in, out}, false, true)
 	return nil
 }

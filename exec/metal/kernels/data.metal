@@ -39,7 +39,7 @@ struct CastParams {
 
 // dtype codes: 0 f32, 1 f16, 2 i64, 3 i32, 4 i8, 5 u8, 6 bool. Floats
 // convert to integers by truncation toward zero; anything nonzero is true.
-kernel void cast(constant CastParams& p [[buffer(0)]],
+kernel void cast_any(constant CastParams& p [[buffer(0)]],
                  device const uchar* x [[buffer(1)]],
                  device uchar* y [[buffer(2)]],
                  uint gid [[thread_position_in_grid]]) {
