@@ -107,7 +107,13 @@ func (d gdef) model() *onnxpb.ModelProto {
 	}
 }
 
-func (d gdef) bytes(t testing.TB) []byte {
+// fataler is the part of testing.TB (and rapid.T) that bytes needs.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+func (d gdef) bytes(t fataler) []byte {
 	t.Helper()
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(d.model())
 	if err != nil {
@@ -210,3 +216,7 @@ func errIs(t *testing.T, err, target error, contains string) {
 		t.Errorf("error %q does not mention %q", err, contains)
 	}
 }
+
+type onnxpb_Attr = onnxpb.AttributeProto
+
+func protoInt32(v int32) *int32 { return proto.Int32(v) }
