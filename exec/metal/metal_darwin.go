@@ -15,7 +15,6 @@ package metal
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"runtime"
 	"sync"
@@ -301,6 +300,9 @@ func (c *mtlCommands) barrier() error {
 	return nil
 }
 
+// mark samples the timestamp counter around a dispatch. The sample is
+// taken with a barrier, so timed runs serialise the dispatches they time:
+// per-dispatch numbers are for finding slow kernels, not concurrency.
 func (c *mtlCommands) mark(index int, end bool) error {
 	if c.samples.Ptr() == nil {
 		return nil
@@ -318,8 +320,10 @@ func (c *mtlCommands) mark(index int, end bool) error {
 }
 
 func (c *mtlCommands) commit() error {
-	metal.CommandEncoderObject{Object: c.enc.Object}.EndEncoding()
-	c.cb.Commit()
+	objc.WithAutoreleasePool(func() {
+		metal.CommandEncoderObject{Object: c.enc.Object}.EndEncoding()
+		c.cb.Commit()
+	})
 	return nil
 }
 
@@ -340,51 +344,29 @@ func (c *mtlCommands) wait(ctx context.Context) (exec.Span, []exec.Span, error) 
 		return exec.Span{}, nil, fmt.Errorf("metal: %s: %w", c.label, ctx.Err())
 	}
 	defer c.release()
-	if st := c.cb.Status(); st != metal.CommandBufferStatusCompleted {
-		msg := fmt.Sprintf("status %d", st)
-		if e := c.cb.Error(); e.Ptr() != nil {
-			msg = e.LocalizedDescription()
+	var (
+		cb    exec.Span
+		spans []exec.Span
+		err   error
+	)
+	// Error, its description and the resolved samples are autoreleased.
+	objc.WithAutoreleasePool(func() {
+		if st := c.cb.Status(); st != metal.CommandBufferStatusCompleted {
+			msg := fmt.Sprintf("status %d", st)
+			if e := c.cb.Error(); e.Ptr() != nil {
+				msg = e.LocalizedDescription()
+			}
+			err = fmt.Errorf("%w: %w: command buffer %q: %s", exec.ErrBackend, ErrCommandBuffer, c.label, msg)
+			return
 		}
-		return exec.Span{}, nil, fmt.Errorf("%w: %w: command buffer %q: %s", exec.ErrBackend, ErrCommandBuffer, c.label, msg)
-	}
-	cb := exec.Span{StartNs: int64(float64(c.cb.GPUStartTime()) * 1e9), EndNs: int64(float64(c.cb.GPUEndTime()) * 1e9)}
-	if c.samples.Ptr() == nil || c.sampled == 0 {
-		return cb, nil, nil
-	}
-	var cpu1, gpu1 metal.Timestamp
-	c.d.dev.SampleTimestampsGpuTimestamp(&cpu1, &gpu1)
-	data := c.samples.ResolveCounterRange(foundation.Range{Location: 0, Length: uint64(c.sampled)})
-	return cb, dispatchSpans(data, c.sampled, cb.StartNs, c.cpu0, c.gpu0, cpu1, gpu1), nil
-}
-
-// dispatchSpans turns resolved timestamp samples (two per dispatch, GPU
-// ticks) into host nanosecond spans: ticks scale by the CPU/GPU clock ratio
-// measured around the run and are placed so that the first sample falls at
-// the command buffer's start.
-func dispatchSpans(data []byte, n int, startNs int64, cpu0, gpu0, cpu1, gpu1 metal.Timestamp) []exec.Span {
-	scale := 1.0
-	if gpu1 > gpu0 && cpu1 > cpu0 {
-		scale = float64(cpu1-cpu0) / float64(gpu1-gpu0)
-	}
-	ts := make([]uint64, 0, n)
-	for i := 0; i+8 <= len(data) && len(ts) < n; i += 8 {
-		ts = append(ts, binary.LittleEndian.Uint64(data[i:]))
-	}
-	var first uint64
-	for _, t := range ts {
-		if t != 0 && (first == 0 || t < first) {
-			first = t
+		cb = exec.Span{StartNs: int64(float64(c.cb.GPUStartTime()) * 1e9), EndNs: int64(float64(c.cb.GPUEndTime()) * 1e9)}
+		if c.samples.Ptr() == nil || c.sampled == 0 {
+			return
 		}
-	}
-	spans := make([]exec.Span, (n+1)/2)
-	for i := range spans {
-		if 2*i+1 >= len(ts) || ts[2*i] == 0 || ts[2*i+1] < ts[2*i] {
-			continue
-		}
-		spans[i] = exec.Span{
-			StartNs: startNs + int64(float64(ts[2*i]-first)*scale),
-			EndNs:   startNs + int64(float64(ts[2*i+1]-first)*scale),
-		}
-	}
-	return spans
+		var cpu1, gpu1 metal.Timestamp
+		c.d.dev.SampleTimestampsGpuTimestamp(&cpu1, &gpu1)
+		data := c.samples.ResolveCounterRange(foundation.Range{Location: 0, Length: uint64(c.sampled)})
+		spans = dispatchSpans(data, c.sampled, cb.StartNs, uint64(c.cpu0), uint64(c.gpu0), uint64(cpu1), uint64(gpu1))
+	})
+	return cb, spans, err
 }

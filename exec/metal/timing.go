@@ -1,0 +1,39 @@
+package metal
+
+import (
+	"encoding/binary"
+
+	"github.com/memplan/memplan/exec"
+)
+
+// dispatchSpans turns resolved timestamp samples (two per dispatch, GPU
+// ticks) into host nanosecond spans: ticks scale by the CPU/GPU clock ratio
+// measured around the run and are placed so that the first sample falls at
+// the command buffer's start.
+func dispatchSpans(data []byte, n int, startNs int64, cpu0, gpu0, cpu1, gpu1 uint64) []exec.Span {
+	scale := 1.0
+	if gpu1 > gpu0 && cpu1 > cpu0 {
+		scale = float64(cpu1-cpu0) / float64(gpu1-gpu0)
+	}
+	ts := make([]uint64, 0, n)
+	for i := 0; i+8 <= len(data) && len(ts) < n; i += 8 {
+		ts = append(ts, binary.LittleEndian.Uint64(data[i:]))
+	}
+	var first uint64
+	for _, t := range ts {
+		if t != 0 && (first == 0 || t < first) {
+			first = t
+		}
+	}
+	spans := make([]exec.Span, (n+1)/2)
+	for i := range spans {
+		if 2*i+1 >= len(ts) || ts[2*i] == 0 || ts[2*i+1] < ts[2*i] {
+			continue
+		}
+		spans[i] = exec.Span{
+			StartNs: startNs + int64(float64(ts[2*i]-first)*scale),
+			EndNs:   startNs + int64(float64(ts[2*i+1]-first)*scale),
+		}
+	}
+	return spans
+}
