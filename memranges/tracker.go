@@ -7,7 +7,8 @@ package memranges
 // the dispatch.
 //
 // Per buffer it keeps two coalescing interval sets (see ivset): the bytes
-// the group has read and the bytes it has written. A new read conflicts iff
+// the group has read (behind an unsorted log, see lazyset) and the bytes it
+// has written. A new read conflicts iff
 // it overlaps a recorded write (RAW); a new write conflicts iff it overlaps
 // a recorded read (WAR) or write (WAW). Read-read never conflicts. A check
 // costs O(log n) per use, where n is the number of disjoint intervals of
@@ -37,8 +38,9 @@ type Tracker struct {
 }
 
 type bufSets struct {
-	read, write ivset
-	touched     bool
+	read    lazyset // queried only by writes: see lazyset
+	write   ivset
+	touched bool
 }
 
 // MaxBufferID bounds buffer IDs: the tracker indexes buffers in a slice

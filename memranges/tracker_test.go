@@ -109,6 +109,7 @@ func TestTrackerMatchesPairwise(t *testing.T) {
 func TestIvsetMatchesBytes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var s ivset
+		var lz lazyset // must answer exactly like s
 		var bytes [80]bool
 		for range rapid.IntRange(0, 30).Draw(t, "ops") {
 			lo := int64(rapid.IntRange(0, 60).Draw(t, "lo"))
@@ -125,9 +126,13 @@ func TestIvsetMatchesBytes(t *testing.T) {
 				if got := s.overlaps(m, lo, hi); got != want {
 					t.Fatalf("%v overlaps [%d,%d) = %v, want %v (set %v %v)", m, lo, hi, got, want, s.off, s.end)
 				}
+				if got := lz.overlaps(m, lo, hi); got != want {
+					t.Fatalf("lazy: %v overlaps [%d,%d) = %v, want %v (log %v)", m, lo, hi, got, want, lz.log)
+				}
 			}
 			if rapid.Bool().Draw(t, "add") {
 				s.add(lo, hi)
+				lz.add(lo, hi)
 				for x := lo; x < hi; x++ {
 					bytes[x] = true
 				}
