@@ -13,6 +13,7 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/planner"
 	"pgregory.net/rapid"
 )
 
@@ -32,6 +33,9 @@ func compilers() map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error) {
 	return map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error){
 		"naive":   compileNaive,
 		"planner": compilePlanner,
+		"planner-inputs-in-arena": func(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
+			return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode, Planner: planner.Options{PlaceInputs: true}})
+		},
 	}
 }
 
@@ -40,14 +44,21 @@ func compilePlanner(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
 	return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode})
 }
 
-// eachProgram calls fn for every (plan, mode) program of g.
-func eachProgram(t tb, g *ir.Graph, fn func(name string, p *exec.Program)) {
+// eachProgram calls fn for every (plan, mode) program of g. A heavy graph
+// under -race or -short is compiled on the planner's plan only.
+func eachProgram(t tb, g *ir.Graph, heavy bool, fn func(name string, p *exec.Program)) {
 	t.Helper()
 	for cn, c := range compilers() {
+		if heavy && cn != "planner" && (raceEnabled || testing.Short()) {
+			continue
+		}
 		for _, mode := range exec.Modes() {
 			p, err := c(g, mode)
 			if err != nil {
 				t.Fatalf("%s/%v: compile: %v", cn, mode, err)
+			}
+			if err := p.Verify(); err != nil {
+				t.Fatalf("%s/%v: program does not verify: %v", cn, mode, err)
 			}
 			fn(cn+"/"+mode.String(), p)
 		}
@@ -118,7 +129,7 @@ func TestEndToEndRandomGraphs(t *testing.T) {
 			rt.Fatal(err)
 		}
 		want := reference(rt, g, in)
-		eachProgram(rt, g, func(pn string, p *exec.Program) {
+		eachProgram(rt, g, false, func(pn string, p *exec.Program) {
 			stats(p, &inPlace, &viewsRead, &barriers, &dispatches)
 			for name, be := range backends() {
 				d, err := diff(p, be, in, want, exec.RunOptions{})
@@ -182,7 +193,7 @@ func TestTestdataAllModes(t *testing.T) {
 			if len(want.Outputs) == 0 {
 				t.Fatal("graph has no outputs")
 			}
-			eachProgram(t, g, func(pn string, p *exec.Program) {
+			eachProgram(t, g, true, func(pn string, p *exec.Program) {
 				for bn, be := range backends() {
 					d, err := diff(p, be, in, want, exec.RunOptions{})
 					if err != nil {

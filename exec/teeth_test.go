@@ -37,7 +37,7 @@ func TestDroppedBarriersAreCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := reference(t, g, in)
-	eachProgram(t, g, func(pn string, p *exec.Program) {
+	eachProgram(t, g, false, func(pn string, p *exec.Program) {
 		be := cpu.New(cpu.Options{Order: cpu.Reversed})
 		if d, err := diff(p, be, in, want, exec.RunOptions{}); err != nil || d != "" {
 			t.Fatalf("%s with barriers: %q %v", pn, d, err)
