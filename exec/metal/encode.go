@@ -66,6 +66,8 @@ type device interface {
 	// dispatchTiming reports whether counters can be sampled at dispatch
 	// boundaries.
 	dispatchTiming() bool
+	// close releases the device's pipelines, library, queue and device.
+	close() error
 }
 
 // commands is one command buffer with its compute encoder.
@@ -106,6 +108,10 @@ func newBackend(dev device, opts Options) *Backend {
 	}
 	return &Backend{dev: dev, opts: opts}
 }
+
+// Close releases the device and everything compiled on it. Memory from
+// Alloc must be released first; the Backend is unusable afterwards.
+func (b *Backend) Close() error { return b.dev.close() }
 
 // Name returns "metal".
 func (b *Backend) Name() string { return "metal" }

@@ -93,6 +93,8 @@ func (d *fakeDevice) pipeline(kernel string) (int, error) {
 
 func (d *fakeDevice) dispatchTiming() bool { return d.timing }
 
+func (d *fakeDevice) close() error { return nil }
+
 func (d *fakeDevice) newCommands(mem exec.Memory, label string, serial bool) (commands, error) {
 	m, ok := mem.(*hostMemory)
 	if !ok {

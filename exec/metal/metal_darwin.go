@@ -81,6 +81,22 @@ type mtlDevice struct {
 
 func (d *mtlDevice) dispatchTiming() bool { return d.sampling }
 
+func (d *mtlDevice) close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k, p := range d.pipes {
+		p.Release()
+		delete(d.pipes, k)
+	}
+	for _, o := range []objc.Object{d.lib.Object, d.counterSet.Object, d.queue.Object, d.dev.Object} {
+		if o.Ptr() != nil {
+			o.Release()
+		}
+	}
+	d.lib, d.counterSet, d.queue, d.dev = metal.LibraryObject{}, metal.CounterSetObject{}, metal.CommandQueueObject{}, metal.DeviceObject{}
+	return nil
+}
+
 // nsError reads the NSError an ...error: out parameter left behind.
 func nsError(p unsafe.Pointer) string {
 	if p == nil {

@@ -23,6 +23,7 @@ func newDeviceBackend(t *testing.T, opts Options) *Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = be.Close() })
 	return be
 }
 

@@ -12,11 +12,15 @@ struct CopyParams {
     Tensor Out;
 };
 
+// Templates take byte pointers so that every instance has the signature
+// of the typedef its named instance is declared with.
 template <typename T>
 kernel void copy_k(constant CopyParams& p [[buffer(0)]],
-                   device const T* x [[buffer(1)]],
-                   device T* y [[buffer(2)]],
+                   device const uchar* xb [[buffer(1)]],
+                   device uchar* yb [[buffer(2)]],
                    uint gid [[thread_position_in_grid]]) {
+    device const T* x = (device const T*)xb;
+    device T* y = (device T*)yb;
     int i = int(gid);
     if (i >= p.N) return;
     y[p.OutBase + tensor_offset(p.Out, i)] = x[p.InBase + tensor_offset(p.In, i)];
@@ -85,10 +89,12 @@ struct GatherParams {
 // Out's dimensions are X's before Axis, then Idx's, then X's after Axis.
 template <typename T>
 kernel void gather_k(constant GatherParams& p [[buffer(0)]],
-                     device const T* x [[buffer(1)]],
+                     device const uchar* xb [[buffer(1)]],
                      device const uchar* idx [[buffer(2)]],
-                     device T* y [[buffer(3)]],
+                     device uchar* yb [[buffer(3)]],
                      uint gid [[thread_position_in_grid]]) {
+    device const T* x = (device const T*)xb;
+    device T* y = (device T*)yb;
     int i = int(gid);
     if (i >= p.N) return;
     int rem = i;

@@ -103,13 +103,18 @@ struct WhereParams {
     Tensor Out;
 };
 
+// Templates take byte pointers so that every instance has the signature
+// of the typedef its named instance is declared with.
 template <typename T>
 kernel void where_k(constant WhereParams& p [[buffer(0)]],
                     device const uchar* c [[buffer(1)]],
-                    device const T* x [[buffer(2)]],
-                    device const T* y [[buffer(3)]],
-                    device T* out [[buffer(4)]],
+                    device const uchar* xb [[buffer(2)]],
+                    device const uchar* yb [[buffer(3)]],
+                    device uchar* ob [[buffer(4)]],
                     uint gid [[thread_position_in_grid]]) {
+    device const T* x = (device const T*)xb;
+    device const T* y = (device const T*)yb;
+    device T* out = (device T*)ob;
     int i = int(gid);
     if (i >= p.N) return;
     out[tensor_offset(p.Out, i)] = c[tensor_offset(p.Cond, i)] != 0 ? x[tensor_offset(p.X, i)] : y[tensor_offset(p.Y, i)];
