@@ -216,11 +216,11 @@ type mtlCommands struct {
 	cb    metal.CommandBufferObject
 	enc   metal.ComputeCommandEncoderObject
 
-	samples  metal.CounterSampleBufferObject
-	sampled  int // 1 + the highest sample index written
-	cpu0     metal.Timestamp
-	gpu0     metal.Timestamp
-	finished bool
+	samples   metal.CounterSampleBufferObject
+	sampled   int // 1 + the highest sample index written
+	cpu0      metal.Timestamp
+	gpu0      metal.Timestamp
+	noBarrier bool
 }
 
 func (d *mtlDevice) newCommands(mem exec.Memory, label string, serial bool) (commands, error) {
@@ -244,7 +244,16 @@ func (d *mtlDevice) newCommands(mem exec.Memory, label string, serial bool) (com
 		if c.enc.Ptr() != nil {
 			c.enc.Retain()
 		}
-		if d.sampling {
+		if c.enc.Ptr() == nil {
+			return
+		}
+		// objc.Call returns the zero value for a selector the object lacks:
+		// a concurrent encoder without memoryBarrierWithScope: would drop
+		// every barrier silently.
+		if !serial && !c.enc.HasMemoryBarrierWithScope() {
+			c.noBarrier = true
+		}
+		if d.sampling && c.enc.HasSampleCountersInBufferAtSampleIndexWithBarrier() {
 			desc := metal.NewCounterSampleBufferDescriptor()
 			defer desc.Release()
 			desc.SetCounterSetObject(d.counterSet)
@@ -258,6 +267,10 @@ func (d *mtlDevice) newCommands(mem exec.Memory, label string, serial bool) (com
 	if c.cb.Ptr() == nil || c.enc.Ptr() == nil {
 		c.release()
 		return nil, fmt.Errorf("%w: %s: could not create a command buffer and compute encoder", ErrCommandBuffer, label)
+	}
+	if c.noBarrier {
+		c.release()
+		return nil, fmt.Errorf("%w: %s: the concurrent compute encoder has no memoryBarrierWithScope:; use Options.Serial", ErrNoDevice, label)
 	}
 	return c, nil
 }
