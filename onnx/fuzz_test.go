@@ -38,19 +38,22 @@ func FuzzImport(f *testing.F) {
 			nodes: []*onnxpb_Node{node("Conv", []string{"x", "w"}, []string{"z"}, aStr("auto_pad", "SAME_UPPER"), aInts("strides", 2, 2)),
 				node("LeakyRelu", []string{"z"}, []string{"y"})}},
 	}
+	seeds = append(seeds, layerNormChain([]int64{8}), geluChain(0.5), rmsChain(true))
 	for _, d := range seeds {
 		f.Add(d.bytes(f))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := Import(data, Options{FoldLimit: 1 << 12})
-		if err != nil {
-			return
-		}
-		if err := g.Validate(); err != nil {
-			t.Fatalf("imported graph does not validate: %v", err)
-		}
-		if err := ir.Print(io.Discard, g); err != nil {
-			t.Fatalf("imported graph does not print: %v", err)
+		for _, fuse := range []bool{false, true} {
+			g, err := Import(data, Options{FoldLimit: 1 << 12, Fuse: fuse})
+			if err != nil {
+				continue
+			}
+			if err := g.Validate(); err != nil {
+				t.Fatalf("imported graph (fuse %v) does not validate: %v", fuse, err)
+			}
+			if err := ir.Print(io.Discard, g); err != nil {
+				t.Fatalf("imported graph (fuse %v) does not print: %v", fuse, err)
+			}
 		}
 	})
 }

@@ -46,6 +46,9 @@ type Options struct {
 	FoldLimit int64
 	// Name overrides the graph's name (default: the ONNX graph's name).
 	Name string
+	// Fuse imports the op chains exporters write for LayerNorm, GELU and
+	// RMSNorm at opsets without those ops as one core op each (fuse.go).
+	Fuse bool
 }
 
 // entry is what the importer knows about one ONNX tensor name.
@@ -169,7 +172,11 @@ func (imp *importer) graph(gp *onnxpb.GraphProto) error {
 			return err
 		}
 	}
-	for i, n := range gp.GetNode() {
+	nodes := gp.GetNode()
+	if imp.opts.Fuse {
+		nodes = fuseNodes(gp, imp.uses, imp.declared)
+	}
+	for i, n := range nodes {
 		c := &nodeCtx{imp: imp, idx: i, n: n, attrs: map[string]*onnxpb.AttributeProto{}}
 		if err := c.run(); err != nil {
 			return &NodeError{Index: i, Name: n.GetName(), Op: n.GetOpType(), Err: err}

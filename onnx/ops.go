@@ -36,6 +36,7 @@ func init() {
 	mappers["ConvTranspose"] = mapConvTranspose
 	mappers["BatchNormalization"] = mapBatchNorm
 	mappers["LayerNormalization"] = mapLayerNorm
+	mappers["RMSNormalization"] = mapRMSNorm
 	mappers["Softmax"] = mapSoftmax("Softmax")
 	mappers["LogSoftmax"] = mapSoftmax("LogSoftmax")
 	mappers["ReduceMean"] = mapReduce("ReduceMean", 18)
@@ -210,6 +211,16 @@ func mapLayerNorm(c *nodeCtx) (mapped, error) {
 	axis, err1 := c.attrInt("axis", -1)
 	eps, err2 := c.attrFloat("epsilon", 1e-5)
 	return mapped{op: "LayerNorm", attrs: ir.Attrs{"axis": ir.Int(axis), "epsilon": ir.Float(eps)}, inputs: ins}, firstErr(err1, err2)
+}
+
+func mapRMSNorm(c *nodeCtx) (mapped, error) {
+	ins, err := c.tensorInputs(2)
+	if err != nil {
+		return mapped{}, err
+	}
+	axis, err1 := c.attrInt("axis", -1)
+	eps, err2 := c.attrFloat("epsilon", 1e-5)
+	return mapped{op: "RMSNorm", attrs: ir.Attrs{"axis": ir.Int(axis), "epsilon": ir.Float(eps)}, inputs: ins}, firstErr(err1, err2)
 }
 
 // mapSoftmax: from opset 13 the axis is the one reduced over (default -1);

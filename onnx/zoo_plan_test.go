@@ -22,9 +22,21 @@ var planGolden = filepath.Join(zooDir, "plans.golden")
 // the table (model, buffers, arena, lower bound) with the golden file.
 func TestZooPlans(t *testing.T) {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "%-14s %5s %6s %8s %12s %12s %12s\n", "model", "nodes", "values", "buffers", "arena", "lower_bound", "unshared")
+	fmt.Fprintf(&buf, "%-16s %5s %6s %8s %12s %12s %12s\n", "model", "nodes", "values", "buffers", "arena", "lower_bound", "unshared")
+	type row struct {
+		name, model string
+		fuse        bool
+	}
+	var rows []row
 	for _, m := range zooModels {
-		g, err := ImportFile(filepath.Join(zooDir, m+".onnx"), Options{})
+		rows = append(rows, row{m, m, false})
+	}
+	for _, m := range fusedModels {
+		rows = append(rows, row{m + "+fuse", m, true})
+	}
+	for _, r := range rows {
+		m := r.name
+		g, err := ImportFile(filepath.Join(zooDir, r.model+".onnx"), Options{Fuse: r.fuse})
 		must(t, err)
 		order, err := g.Schedule()
 		must(t, err)
@@ -37,7 +49,7 @@ func TestZooPlans(t *testing.T) {
 		}
 		check(t, p.LowerBoundBytes <= p.ArenaBytes && p.ArenaBytes <= p.UnsharedBytes,
 			m, ": want lower bound <= arena <= unshared, have", p.LowerBoundBytes, p.ArenaBytes, p.UnsharedBytes)
-		fmt.Fprintf(&buf, "%-14s %5d %6d %8d %12d %12d %12d\n", m, len(g.Nodes), len(g.Values), len(p.Buffers), p.ArenaBytes, p.LowerBoundBytes, p.UnsharedBytes)
+		fmt.Fprintf(&buf, "%-16s %5d %6d %8d %12d %12d %12d\n", m, len(g.Nodes), len(g.Values), len(p.Buffers), p.ArenaBytes, p.LowerBoundBytes, p.UnsharedBytes)
 	}
 	if *update {
 		must(t, os.WriteFile(planGolden, buf.Bytes(), 0o644))

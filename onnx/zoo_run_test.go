@@ -31,10 +31,11 @@ func TestZooRunsMatchPyTorch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs whole models")
 	}
-	for _, m := range fullModels {
-		t.Run(m, func(t *testing.T) {
+	for _, run := range fullRuns() {
+		m := run.model
+		t.Run(run.name, func(t *testing.T) {
 			dir := filepath.Join(zooDir, m+"_full")
-			g, err := ImportFile(filepath.Join(dir, "model.onnx"), Options{})
+			g, err := ImportFile(filepath.Join(dir, "model.onnx"), Options{Fuse: run.fuse})
 			must(t, err)
 			must(t, CheckRunnable(g))
 			ins, err := ReadInputs(g, filepath.Join(dir, "test_data_set_0"))
@@ -66,6 +67,24 @@ func TestZooRunsMatchPyTorch(t *testing.T) {
 			}
 		})
 	}
+}
+
+type fullRun struct {
+	name, model string
+	fuse        bool
+}
+
+// fullRuns lists every full model, and again with fusion where it changes
+// the graph (the transformers' LayerNorm, GELU and RMSNorm chains).
+func fullRuns() []fullRun {
+	var out []fullRun
+	for _, m := range fullModels {
+		out = append(out, fullRun{m, m, false})
+	}
+	for _, m := range fusedModels {
+		out = append(out, fullRun{m + "+fuse", m, true})
+	}
+	return out
 }
 
 // relErr is max |got-want| / max |want| (NaN anywhere, or a length

@@ -18,6 +18,9 @@ var zooModels = []string{"densenet121", "googlenet", "gpt2_tiny", "llama_tiny", 
 // fullModels lists the models committed with weights and a reference output.
 var fullModels = []string{"gpt2_tiny", "llama_tiny", "squeezenet1_1", "unet_small"}
 
+// fusedModels are the zoo models that Options.Fuse changes.
+var fusedModels = []string{"gpt2_tiny", "llama_tiny"}
+
 func zooFiles(t testing.TB) []string {
 	var files []string
 	for _, m := range zooModels {

@@ -9,14 +9,18 @@ import (
 	"github.com/memplan/memplan/onnx"
 )
 
-// onnxDims holds this run's -onnx-dims bindings for loadONNX (set by the
-// extension's flag hook before any loader runs).
-var onnxDims map[string]int64
+// onnxDims and onnxFuse hold this run's -onnx-dims and -onnx-fuse for
+// loadONNX (set by the extension's flag hook before any loader runs).
+var (
+	onnxDims map[string]int64
+	onnxFuse *bool
+)
 
 func init() {
 	loaders[".onnx"] = loadONNX
 	register(extension{Name: "onnx", Flags: func(fs *flag.FlagSet) hooks {
 		onnxDims = nil
+		onnxFuse = fs.Bool("onnx-fuse", false, "import the op chains exporters write for LayerNorm, GELU and RMSNorm as one op each")
 		fs.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]` (e.g. batch=1,seq=128)", func(v string) error {
 			dims, err := parseDims(v)
 			onnxDims = dims
@@ -29,7 +33,7 @@ func init() {
 // loadONNX imports an ONNX model (onnx.ImportFile): every core op maps to
 // the ir, other ops import as opaque nodes that can be planned.
 func loadONNX(path string) (*input, error) {
-	g, err := onnx.ImportFile(path, onnx.Options{DimParams: onnxDims})
+	g, err := onnx.ImportFile(path, onnx.Options{DimParams: onnxDims, Fuse: onnxFuse != nil && *onnxFuse})
 	if err != nil {
 		return nil, err
 	}

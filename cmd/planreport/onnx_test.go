@@ -49,8 +49,12 @@ func zooGolden(t *testing.T) map[string][3]int64 {
 func TestONNXJSONSummary(t *testing.T) {
 	for model, want := range zooGolden(t) {
 		t.Run(model, func(t *testing.T) {
+			args := []string{"-format", "json", filepath.Join(zooDir, model+".onnx")}
+			if base, ok := strings.CutSuffix(model, "+fuse"); ok {
+				args = []string{"-format", "json", "-onnx-fuse", filepath.Join(zooDir, base+".onnx")}
+			}
 			var out, errb bytes.Buffer
-			if code := run([]string{"-format", "json", filepath.Join(zooDir, model+".onnx")}, &out, &errb); code != 0 {
+			if code := run(args, &out, &errb); code != 0 {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			var got map[string]any
