@@ -17,7 +17,9 @@
 // agree with the rules. An op outside the core set (or a core op with
 // attributes memplan cannot run, such as Pad in reflect mode) becomes an
 // opaque node typed from value_info: the graph can be planned, and
-// CheckRunnable names every such op before a run.
+// CheckRunnable names every such op before a run. With Options.Fuse the
+// chains exporters write for LayerNorm, GELU and RMSNorm at opsets without
+// those ops are recognised first (fuse.go) and import as one op each.
 //
 // Calls in order:
 //
