@@ -207,6 +207,14 @@ func TestImportOps(t *testing.T) {
 				eq(t, "Split_p", g.Nodes[0].Name)
 				check(t, byName(g, "q") != nil)
 			}},
+		{name: "unread optional outputs are dropped",
+			def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 1, 3, 2, 2)}, outputs: []*onnxpb_VI{vi("y", tF32, 1, 3, 2, 2)},
+				inits: []*onnxpb_TP{shapeOnly("s", 3), shapeOnly("b", 3), shapeOnly("m", 3), shapeOnly("v", 3)},
+				nodes: []*onnxpb_Node{node("BatchNormalization", []string{"x", "s", "b", "m", "v"}, []string{"y", "rm", "rv"})}},
+			check: func(t *testing.T, g *ir.Graph) {
+				eq(t, ops(g), []string{"BatchNorm"})
+				check(t, byName(g, "rm") == nil)
+			}},
 		{name: "Dropout is the identity",
 			def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 2)}, outputs: []*onnxpb_VI{vi("y", tF32, 2)},
 				nodes: []*onnxpb_Node{node("Dropout", []string{"x"}, []string{"y"})}},

@@ -231,7 +231,14 @@ func (c *nodeCtx) apply(m mapped, outs []string) error {
 		return fmt.Errorf("%s %v: %w", m.op, types, err)
 	}
 	if len(outTypes) < len(outs) {
-		return fmt.Errorf("%d outputs, %s gives %d: %w", len(outs), m.op, len(outTypes), ErrAttr)
+		// Optional trailing outputs (BatchNormalization's statistics,
+		// Dropout's mask, MaxPool's indices) may be named but unread.
+		for _, o := range outs[len(outTypes):] {
+			if o != "" && c.imp.uses[o] > 0 {
+				return fmt.Errorf("%d outputs, %s gives %d (output %q is read): %w", len(outs), m.op, len(outTypes), o, ErrAttr)
+			}
+		}
+		outs = outs[:len(outTypes)]
 	}
 	if allKnown && foldOps[m.op] && c.smallEnough(outTypes) && foldable(outTypes[0].DType) {
 		ks, err := evalOp(m.op, m.attrs, known, outTypes)
