@@ -25,7 +25,8 @@ import (
 //
 //	arena  0      64     128    192
 //	       |  h   |  y   |           h = MatMul(x, w); y = Relu(h)
-//	#0 MatMul: read buf1[0,x) read buf2[0,w) write buf0[0,64)
+//	#0 MatMul: read buf1[0,64) read buf2[0,1024) write buf0[0,64)
+//	           (x: f32[1 16] in buffer 1; w: f32[16 16] in buffer 2)
 //	#1 Relu:   read buf0[0,64) write buf0[64,128)
 //
 // BuildOptions.WholeRoot widens every window to its root's whole slot, as
