@@ -2,9 +2,14 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 )
+
+// errAbandoned reports a placement stopped because it could no longer win.
+var errAbandoned = errors.New("planner: placement abandoned: arena already above the best")
 
 // Best-fit placement
 //
@@ -48,7 +53,12 @@ const (
 // placeInOrder places bufs in the given order (a permutation of indices;
 // Fixed buffers are placed first regardless). It checks ctx every 1024
 // buffers.
-func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPolicy) ([]int64, error) {
+//
+// When bound is non-nil, placement is abandoned (errAbandoned) as soon as the
+// arena so far exceeds *bound: arenas only grow, so this order cannot beat
+// the placement that set the bound. The portfolio uses it to stop losers
+// early without changing which order wins.
+func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPolicy, bound *atomic.Int64) ([]int64, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, err
 	}
@@ -61,10 +71,14 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 			ix.add(b.Start, b.End, b.Offset, satAdd(b.Offset, b.Size))
 		}
 	}
+	var top int64
 	for n, i := range order {
 		if n&1023 == 1023 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("planner: placement cancelled after %d of %d buffers: %w", n, len(order), err)
+			}
+			if bound != nil && top > bound.Load() {
+				return nil, errAbandoned
 			}
 		}
 		b := &bufs[i]
@@ -77,6 +91,7 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 		}
 		off := ix.fit(b, policy)
 		offsets[i] = off
+		top = max(top, off+b.Size)
 		ix.add(b.Start, b.End, off, off+b.Size)
 	}
 	return offsets, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // orderPlacer is best-fit (or first-fit) placement under one fixed order.
@@ -19,6 +20,10 @@ func (p *orderPlacer) Name() string { return p.name }
 
 // Place sorts the buffer indices by the order and places them one by one.
 func (p *orderPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error) {
+	return p.place(ctx, bufs, nil)
+}
+
+func (p *orderPlacer) place(ctx context.Context, bufs []Buffer, bound *atomic.Int64) ([]int64, error) {
 	order := make([]int, len(bufs))
 	for i := range order {
 		order[i] = i
@@ -32,7 +37,7 @@ func (p *orderPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error)
 		}
 		return cmp.Compare(i, j)
 	})
-	return placeInOrder(ctx, bufs, order, p.policy)
+	return placeInOrder(ctx, bufs, order, p.policy, bound)
 }
 
 // byContent compares every field, so that only identical buffers (which are

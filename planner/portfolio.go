@@ -3,8 +3,10 @@ package planner
 import (
 	"context"
 	"errors"
+	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // portfolio runs several placers and keeps the smallest arena.
@@ -41,6 +43,11 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	}
 	results := make([][]int64, len(p.members))
 	errs := make([]error, len(p.members))
+	// bound is the smallest arena finished so far. A member whose arena so
+	// far is strictly above it stops: it would lose, and a tie could not
+	// have happened, so the winner does not depend on timing.
+	var bound atomic.Int64
+	bound.Store(math.MaxInt64)
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
 	for i, m := range p.members {
@@ -49,12 +56,25 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i], errs[i] = m.Place(ctx, bufs)
+			if op, ok := m.(*orderPlacer); ok {
+				results[i], errs[i] = op.place(ctx, bufs, &bound)
+			} else {
+				results[i], errs[i] = m.Place(ctx, bufs)
+			}
+			if errs[i] == nil {
+				a := ArenaSize(bufs, results[i])
+				for cur := bound.Load(); a < cur && !bound.CompareAndSwap(cur, a); cur = bound.Load() {
+				}
+			}
 		}()
 	}
 	wg.Wait()
 	best, bestArena := -1, int64(0)
 	for i, off := range results {
+		if errors.Is(errs[i], errAbandoned) {
+			errs[i] = nil
+			continue
+		}
 		if errs[i] != nil {
 			continue
 		}

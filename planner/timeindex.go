@@ -8,8 +8,10 @@ import (
 // timeIndex answers the placer's one question: which byte ranges are taken,
 // at some step of [start, end), by the buffers placed so far?
 //
-// It is a segment tree over the compressed time axis (the distinct Start and
-// End values cut time into elementary slots). A placed buffer is recorded at
+// It is a segment tree over the compressed time axis: one leaf per distinct
+// Start value. Two half-open lifespans intersect exactly when one contains
+// the other's start, so a lifespan is represented by the starts it contains
+// and no other time point matters. A placed buffer is recorded at
 // its canonical nodes, the O(log T) maximal tree nodes whose slot ranges tile
 // its lifespan. Every node keeps two growing unions of byte ranges:
 //
@@ -35,8 +37,11 @@ import (
 type timeIndex struct {
 	times []int64 // sorted distinct time coordinates
 	size  int     // number of leaves, a power of two
-	cover []spanSet
-	sub   []spanSet
+	// cover[n] and sub[n] index pool; 0 means the set is empty, so the tree
+	// costs two int32 per node until something is recorded there.
+	cover []int32
+	sub   []int32
+	pool  []spanSet
 	stamp []uint32
 	clock uint32
 
@@ -47,9 +52,9 @@ type timeIndex struct {
 }
 
 func newTimeIndex(bufs []Buffer) *timeIndex {
-	times := make([]int64, 0, 2*len(bufs))
+	times := make([]int64, 0, len(bufs))
 	for _, b := range bufs {
-		times = append(times, b.Start, b.End)
+		times = append(times, b.Start)
 	}
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	k := 0
@@ -67,13 +72,24 @@ func newTimeIndex(bufs []Buffer) *timeIndex {
 	return &timeIndex{
 		times: times,
 		size:  size,
-		cover: make([]spanSet, 2*size),
-		sub:   make([]spanSet, 2*size),
+		cover: make([]int32, 2*size),
+		sub:   make([]int32, 2*size),
+		pool:  make([]spanSet, 1, 1+len(bufs)),
 		stamp: make([]uint32, 2*size),
 	}
 }
 
-// slot maps a time coordinate to its index on the compressed axis.
+// set returns the set at *ref, creating it when empty.
+func (ix *timeIndex) set(ref *int32) *spanSet {
+	if *ref == 0 {
+		ix.pool = append(ix.pool, spanSet{})
+		*ref = int32(len(ix.pool) - 1)
+	}
+	return &ix.pool[*ref]
+}
+
+// slot maps a time coordinate to its index on the compressed axis: the
+// number of starts below t.
 func (ix *timeIndex) slot(t int64) int {
 	return sort.Search(len(ix.times), func(i int) bool { return ix.times[i] >= t })
 }
@@ -112,10 +128,10 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 	ix.canonical(start, end)
 	ix.tick()
 	for _, c := range ix.nodes {
-		ix.cover[c].insert(lo, hi)
+		ix.set(&ix.cover[c]).insert(lo, hi)
 		for n := c; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			ix.sub[n].insert(lo, hi)
+			ix.set(&ix.sub[n]).insert(lo, hi)
 		}
 	}
 }
@@ -128,15 +144,15 @@ func (ix *timeIndex) collect(start, end int64) {
 	ix.sets = ix.sets[:0]
 	for _, c := range ix.nodes {
 		ix.stamp[c] = ix.clock
-		if !ix.sub[c].empty() {
-			ix.sets = append(ix.sets, &ix.sub[c])
+		if k := ix.sub[c]; k != 0 {
+			ix.sets = append(ix.sets, &ix.pool[k])
 		}
 	}
 	for _, c := range ix.nodes {
 		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			if !ix.cover[n].empty() {
-				ix.sets = append(ix.sets, &ix.cover[n])
+			if k := ix.cover[n]; k != 0 {
+				ix.sets = append(ix.sets, &ix.pool[k])
 			}
 		}
 	}
@@ -157,7 +173,7 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 	x := from
 	next := ix.next[:0]
 	for i, s := range ix.sets {
-		j := s.search(x, 0)
+		j := s.skip(x, 0)
 		ix.cur[i] = j
 		next = append(next, s.startAt(j))
 	}
