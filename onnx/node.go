@@ -51,7 +51,7 @@ func (c *nodeCtx) run() error {
 	if c.n.GetOpType() == "Identity" && len(c.n.GetInput()) == 1 && len(c.n.GetOutput()) == 1 {
 		// Identity of a weight or constant names the same tensor: alias it,
 		// so the value keeps its flag and data and no node appears.
-		if e := c.imp.ents[c.input(0)]; e.flags != 0 && e.id < 0 {
+		if e := c.imp.ents[c.input(0)]; e != nil && e.flags != 0 {
 			return c.imp.define(c.output(0), e)
 		}
 	}
