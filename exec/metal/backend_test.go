@@ -216,3 +216,26 @@ func TestNewOffDarwin(t *testing.T) {
 		t.Errorf("New = %v, %v; want ErrNoDevice", be, err)
 	}
 }
+
+// A Reshape that is not a pure view (its input is strided) is a copy in
+// logical order: the input described by its own strides, the output dense.
+func TestPlanReshapeCopies(t *testing.T) {
+	in := f32Binding(0, 0, 0, 3, 2)
+	in.StridesBytes = []int64{4, 12} // a transposed [2 3]
+	d := &exec.Dispatch{Op: "Reshape", Inputs: []exec.Binding{in}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}}
+	ls, err := Plan(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 1 || ls[0].Kernel != "copy_b4" || ls[0].Threads != 6 {
+		t.Fatalf("launches %+v", ls)
+	}
+	a := ls[0].Args.(copyParams)
+	var got []int32
+	for i := int32(0); i < 6; i++ {
+		got = append(got, off32(&a.In, i))
+	}
+	if fmt.Sprint(got) != "[0 3 1 4 2 5]" {
+		t.Errorf("input element order %v, want [0 3 1 4 2 5]", got)
+	}
+}

@@ -156,6 +156,22 @@ func opGraphs(t *testing.T) []corpusGraph {
 			b.Op("Cast", ir.Attrs{"to": ir.Str("bool")}, b.Op("Relu", nil, x)),
 			b.Op("Slice", ir.Attrs{"starts": an(0, 3), "ends": an(3, 0), "axes": an(1, 2), "steps": an(2, -2)}, x))
 	})
+	add("dtypes", func(b *ir.Builder) {
+		x := b.Input("x", ir.F32, 2, 3)
+		k := b.Input("k", ir.I64, 2, 3)
+		j := b.Input("j", ir.I32, 3, 2)
+		k1 := b.Input("k1", ir.I64, 2, 1)
+		k2 := b.Input("k2", ir.I64, 2, 2)
+		mask := b.Op("Greater", nil, x, b.Op("Neg", nil, x))
+		b.Output(
+			b.Op("Where", nil, mask, k, b.Op("Concat", ir.Attrs{"axis": ai(1)}, k1, k2)),
+			b.Op("Transpose", nil, mask),
+			b.Op("Gather", ir.Attrs{"axis": ai(1)}, mask, b.Op("Cast", ir.Attrs{"to": ir.Str("i64")}, b.Op("Relu", nil, x))),
+			b.Op("Concat", ir.Attrs{"axis": ai(1)}, j, j),
+			b.Op("Cast", ir.Attrs{"to": ir.Str("u8")}, k),
+			b.Op("Cast", ir.Attrs{"to": ir.Str("i8")}, j),
+			b.Op("Cast", ir.Attrs{"to": ir.Str("f32")}, b.Op("Cast", ir.Attrs{"to": ir.Str("i8")}, j)))
+	})
 	// f16 has a kernel path (cast) that the CPU backend may lack; kept apart
 	// so that the rest of "data" is still compared.
 	add("cast_f16", func(b *ir.Builder) {

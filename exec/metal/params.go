@@ -143,7 +143,7 @@ type batchnormParams struct {
 	X, Scale, Bias, Mean, Var, Out tensorDesc
 }
 
-// copyParams: out[OutBase+Out.offset(i)] = in[InBase+In.offset(i)]; each
+// copyParams: out[OutBase+tensor_offset(Out, i)] = in[InBase+tensor_offset(In, i)]; each
 // descriptor decomposes i by its own shape, so a copy can reshape as it
 // goes. The bases (in elements) place a piece of Concat, Split or Slice
 // inside an operand that stays bound at its plan offset.

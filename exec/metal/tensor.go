@@ -16,8 +16,8 @@ package metal
 //	b:   shape [2 3] strides [0 1]   (b broadcast along dim 0)
 //
 // Thread 4 decomposes 4 into coordinates (1, 1) and reads a[1*3+1*1] and
-// b[1*0+1*1]. The same decomposition runs in Go (tensorDesc.offset) for the
-// Linux tests and in MSL (tensor_offset in kernels/common.metal).
+// b[1*0+1*1]. The same decomposition runs in MSL (tensor_offset in
+// kernels/common.metal) and in the Go twins of the tests (off32).
 
 import (
 	"fmt"
@@ -44,18 +44,6 @@ func (t *tensorDesc) numel() int64 {
 		n *= int64(t.Shape[k])
 	}
 	return n
-}
-
-// offset is the element offset of logical flat index i: the Go twin of
-// tensor_offset in kernels/common.metal.
-func (t *tensorDesc) offset(i int64) int64 {
-	off := int64(0)
-	for k := t.Rank - 1; k >= 0; k-- {
-		d := int64(t.Shape[k])
-		off += (i % d) * int64(t.Strides[k])
-		i /= d
-	}
-	return off
 }
 
 // operand is one bound tensor: where it is and how it is laid out, in

@@ -22,7 +22,7 @@ struct Tensor {
 
 // tensor_offset is the element offset of logical flat index i: decompose i
 // by the shape (last dimension fastest) and dot with the strides. Go twin:
-// tensorDesc.offset.
+// off32 in emulate_test.go.
 static inline int tensor_offset(constant Tensor& t, int i) {
     int off = 0;
     for (int k = t.Rank - 1; k >= 0; k--) {
