@@ -72,6 +72,22 @@ func bySize(a, b *Buffer) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
+// bySizeLongFirst: size descending; ties longer lifespan, then earlier
+// start, then smaller ID. First-fit uses it: on the challenging suite it
+// gives J 1.3126 and K 1.2773 x LB where start ties give 1.3178 and 1.2900.
+func bySizeLongFirst(a, b *Buffer) int {
+	if c := cmp.Compare(b.Size, a.Size); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(lifespan(b), lifespan(a)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Start, b.Start); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
 // byLifespan: longest lifespan first; ties by size order.
 func byLifespan(a, b *Buffer) int {
 	if c := cmp.Compare(lifespan(b), lifespan(a)); c != 0 {
@@ -109,7 +125,7 @@ var singleOrders = []*orderPlacer{
 	{name: "size", policy: bestFit, less: bySize},
 	{name: "lifespan", policy: bestFit, less: byLifespan},
 	{name: "area", policy: bestFit, less: byArea},
-	{name: "firstfit", policy: firstFit, less: bySize},
+	{name: "firstfit", policy: firstFit, less: bySizeLongFirst},
 	{name: "start", policy: bestFit, less: byStart},
 }
 

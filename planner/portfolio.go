@@ -15,7 +15,7 @@ type portfolio struct {
 }
 
 // Portfolio returns the default placer: best-fit under the size, lifespan,
-// area and start orders plus first-fit under the size order, run
+// area and start orders plus first-fit by size (ties to longer lifespans), run
 // concurrently (at most GOMAXPROCS at a time). It keeps the smallest arena;
 // ties go to the earlier member, so the result does not depend on timing.
 func Portfolio() Placer {
