@@ -96,6 +96,11 @@ func kConv(c *call) error {
 	if N*M*OH*OW*Cg*KH*KW < 1<<14 {
 		threads = 1
 	}
+	if K, P := Cg*KH*KW, OH*OW; K*P <= maxIm2col {
+		convIm2col(threads, xv, wv, bv, out, N, C, H, W, M, g, KH, KW, OH, OW, win)
+		storeF(y, out)
+		return nil
+	}
 	parallelFor(threads, N*M, func(lo, hi int64) {
 		for p := lo; p < hi; p++ {
 			n, m := p/M, p%M
@@ -334,4 +339,59 @@ func validRange(shift, stride, w, outW int64) (lo, hi int64) {
 		hi = lo
 	}
 	return lo, hi
+}
+
+// maxIm2col bounds the im2col matrix (elements) of one (image, group).
+var maxIm2col int64 = 1 << 22
+
+// convIm2col computes Conv as one matrix product per (image, group):
+// col[k][p] holds the input element that tap k = (ci, kh, kw) reads for
+// output position p = (oh, ow), zero where the tap falls in the padding,
+// and out[m][p] = sum_k W[m][k] * col[k][p] (matmulCore's fixed order),
+// plus the bias. Work is split over (image, group) pairs when there are
+// enough of them (depthwise convolutions), else inside the product.
+func convIm2col(threads int, xv, wv, bv, out []float64, N, C, H, W, M, g, KH, KW, OH, OW int64, win window2) {
+	Cg, Mg := C/g, M/g
+	K, P := Cg*KH*KW, OH*OW
+	jobs := N * g
+	outer, inner := 1, threads
+	if jobs >= int64(threads) {
+		outer, inner = threads, 1
+	}
+	parallelFor(outer, jobs, func(lo, hi int64) {
+		col := make([]float64, K*P)
+		for job := lo; job < hi; job++ {
+			n, grp := job/g, job%g
+			clear(col)
+			for ci := int64(0); ci < Cg; ci++ {
+				xp := xv[(n*C+grp*Cg+ci)*H*W : (n*C+grp*Cg+ci+1)*H*W]
+				for kh := int64(0); kh < KH; kh++ {
+					for kw := int64(0); kw < KW; kw++ {
+						row := col[((ci*KH+kh)*KW+kw)*P : ((ci*KH+kh)*KW+kw+1)*P]
+						shift := kw*win.dw - win.pl
+						owLo, owHi := validRange(shift, win.sw, W, OW)
+						for oh := int64(0); oh < OH; oh++ {
+							ih := oh*win.sh - win.pt + kh*win.dh
+							if ih < 0 || ih >= H {
+								continue
+							}
+							for ow := owLo; ow < owHi; ow++ {
+								row[oh*OW+ow] = xp[ih*W+ow*win.sw+shift]
+							}
+						}
+					}
+				}
+			}
+			res := matmulCore(inner, 1, Mg, K, P, wv[grp*Mg*K:(grp+1)*Mg*K], col)
+			for m := int64(0); m < Mg; m++ {
+				dst := out[(n*M+grp*Mg+m)*P : (n*M+grp*Mg+m+1)*P]
+				copy(dst, res[m*P:(m+1)*P])
+				if bv != nil {
+					for i := range dst {
+						dst[i] += bv[grp*Mg+m]
+					}
+				}
+			}
+		}
+	})
 }

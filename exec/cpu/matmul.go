@@ -22,6 +22,10 @@ func init() {
 }
 
 // matmulCore computes c (batch*m*n) = a (batch*m*k) x b (batch*k*n).
+// Each row of c accumulates four rows of b per pass (fewer loads and
+// stores of c than one at a time); the association order is fixed:
+// c[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j] for k in steps of 4,
+// then the remaining k one at a time.
 func matmulCore(threads int, batch, m, k, n int64, a, b []float64) []float64 {
 	c := make([]float64, batch*m*n)
 	if m*n*k < 1<<14 {
@@ -33,10 +37,25 @@ func matmulCore(threads int, batch, m, k, n int64, a, b []float64) []float64 {
 			arow := a[r*k : (r+1)*k]
 			crow := c[r*n : (r+1)*n]
 			bm := b[bi*k*n : (bi+1)*k*n]
-			for kk, av := range arow {
-				brow := bm[int64(kk)*n : int64(kk+1)*n]
+			kk := int64(0)
+			for ; kk+4 <= k; kk += 4 {
+				a0, a1, a2, a3 := arow[kk], arow[kk+1], arow[kk+2], arow[kk+3]
+				b0 := bm[kk*n : kk*n+n]
+				b1 := bm[(kk+1)*n : (kk+1)*n+n]
+				b2 := bm[(kk+2)*n : (kk+2)*n+n]
+				b3 := bm[(kk+3)*n : (kk+3)*n+n]
+				b1, b2, b3 = b1[:len(b0)], b2[:len(b0)], b3[:len(b0)]
+				cr := crow[:len(b0)]
+				for j, v0 := range b0 {
+					cr[j] += a0*v0 + a1*b1[j] + a2*b2[j] + a3*b3[j]
+				}
+			}
+			for ; kk < k; kk++ {
+				av := arow[kk]
+				brow := bm[kk*n : kk*n+n]
+				cr := crow[:len(brow)]
 				for j, bv := range brow {
-					crow[j] += av * bv
+					cr[j] += av * bv
 				}
 			}
 		}
