@@ -13,7 +13,7 @@ import (
 const zooDir = "../testdata/models"
 
 // zooModels lists the graph-only models of the zoo.
-var zooModels = []string{"densenet121", "googlenet", "gpt2_tiny", "llama_tiny", "mobilenet_v2", "resnet18", "squeezenet1_1", "unet_small"}
+var zooModels = []string{"densenet121", "googlenet", "gpt2_tiny", "llama_tiny", "mobilenet_v2", "opaque_convnet", "resnet18", "squeezenet1_1", "unet_small"}
 
 // fullModels lists the models committed with weights and a reference output.
 var fullModels = []string{"gpt2_tiny", "llama_tiny", "squeezenet1_1", "unet_small"}
@@ -77,4 +77,16 @@ func TestZooGraphOnlyMatchesFull(t *testing.T) {
 			eq(t, len(Unsupported(a)), 0, "every zoo op is in the core set")
 		})
 	}
+}
+
+// TestZooOpaqueModel: a real export with ops outside the core set imports,
+// types the opaque nodes from value_info, and says what cannot run.
+func TestZooOpaqueModel(t *testing.T) {
+	g, err := ImportFile(filepath.Join(zooDir, "opaque_convnet.onnx"), Options{})
+	must(t, err)
+	eq(t, Unsupported(g), map[string]int{"LeakyRelu": 2, "Resize": 1})
+	up := byName(g, "/Resize_output_0")
+	notNil(t, up)
+	eq(t, up.Shape, ir.Shape{1, 16, 32, 32})
+	errIs(t, CheckRunnable(g), ErrUnsupported, "LeakyRelu x2, Resize x1")
 }

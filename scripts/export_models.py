@@ -182,6 +182,25 @@ class UNet(nn.Module):
         return self.out(y)
 
 
+# ---------------------------------------------------------------- opaque ops
+
+
+class OpaqueNet(nn.Module):
+    """A small conv net with two ops outside memplan's core set (LeakyRelu,
+    and Resize from nearest-neighbour upsampling): it plans, it does not run."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = nn.Conv2d(8, 16, 3, padding=1)
+        self.c3 = nn.Conv2d(16, 4, 1)
+
+    def forward(self, x):
+        y = F.leaky_relu(self.c1(x), 0.1)
+        y = F.leaky_relu(self.c2(F.max_pool2d(y, 2)), 0.1)
+        return self.c3(F.interpolate(y, scale_factor=2.0, mode="nearest"))
+
+
 # ---------------------------------------------------------------- the zoo
 
 
@@ -220,6 +239,7 @@ ZOO = {
     "gpt2_tiny": (lambda: GPT(), token_input(128, 16), True),
     "llama_tiny": (lambda: Llama(), token_input(128, 16), True),
     "unet_small": (lambda: UNet(), image_input((1, 3, 32, 32)), True),
+    "opaque_convnet": (lambda: OpaqueNet(), image_input((1, 3, 32, 32)), False),
 }
 
 

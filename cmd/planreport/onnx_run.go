@@ -20,17 +20,26 @@ import (
 // writes the outputs the same way (output_0.pb, ...). When the input
 // directory also holds output_N.pb files (a test_data_set_N folder), the
 // report compares the run with them. The modes of -mode must agree bit for
-// bit. This extension sorts before "run" and, when it handles the run,
-// turns the random-input run off.
+// bit. This extension sorts before "run": it refuses any -run of a graph
+// with opaque ops (listing them with counts), and when it handles the run
+// itself it turns the random-input run off.
 func init() {
 	register(extension{Name: "onnx-io", Flags: func(fs *flag.FlagSet) hooks {
 		inDir := fs.String("input-dir", "", "with -run: read the inputs from `DIR`/input_N.pb (ONNX TensorProto) and compare with DIR/output_N.pb when present")
 		outDir := fs.String("output-dir", "", "with -run -input-dir: write the outputs to `DIR`/output_N.pb")
 		return hooks{AfterPlan: func(s *session) error {
+			running := s.FlagSet.Lookup("run") != nil && s.FlagSet.Lookup("run").Value.String() == "true"
+			if running && s.Input.Graph != nil {
+				// Any -run of a graph with opaque ops fails here, naming
+				// every unsupported op with its count.
+				if err := onnx.CheckRunnable(s.Input.Graph); err != nil {
+					return err
+				}
+			}
 			if *inDir == "" && *outDir == "" {
 				return nil
 			}
-			if f := s.FlagSet.Lookup("run"); f == nil || f.Value.String() != "true" {
+			if !running {
 				return fmt.Errorf("-input-dir and -output-dir need -run")
 			}
 			if *inDir == "" {
