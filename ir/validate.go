@@ -18,7 +18,8 @@ package ir
 //     address lies inside its root;
 //  5. types: for each known op, arity, and the stored output types equal
 //     those OpInfo.Infer computes; view-op outputs that are views sit where
-//     OpInfo.View says;
+//     OpInfo.View says; no node but a pure view writes into a view of an
+//     input, weight or constant;
 //  6. dependencies: no cycle among nodes (through view chains);
 //  7. the explicit schedule, if any, respects every dependency.
 //
@@ -54,6 +55,7 @@ func (g *Graph) Validate() error {
 	c.producers()
 	c.views()
 	c.types()
+	c.externalWrites()
 	c.dependencies()
 	c.schedule()
 	return errors.Join(c.errs...)
@@ -425,6 +427,49 @@ func (c *checker) viewOp(id NodeID, n *Node, info *OpInfo, in []TensorType) {
 		c.nodeErr(id, "output %s views value %d at +%d (strides %v), %s gives value %d at +%d, contiguous: %w",
 			c.valueName(out.ID), out.View.Base, out.View.OffsetBytes, out.View.StridesBytes, n.Op, n.Inputs[0], off, ErrViewBounds)
 	}
+}
+
+// externalWrites reports nodes whose output is a view into the storage of
+// an input, weight or constant: the caller owns that memory and a node may
+// not write it. A pure view op (a Reshape of a weight, say) writes nothing
+// and is allowed.
+func (c *checker) externalWrites() {
+	g := c.g
+	for i, n := range g.Nodes {
+		if n == nil || !c.okNode[i] {
+			continue
+		}
+		for j, o := range n.Outputs {
+			v := g.Values[o]
+			if v.View == nil || !c.chainOK[o] {
+				continue
+			}
+			root := g.Values[c.root[o]]
+			if root.Flags&externalFlags == 0 || c.isPureView(n) {
+				continue
+			}
+			c.nodeErr(NodeID(i), "output %d (value %s) is a view into %v value %s: a node cannot write it: %w",
+				j, c.valueName(o), root.Flags&externalFlags, c.valueName(root.ID), ErrFlags)
+		}
+	}
+}
+
+// isPureView reports whether n is an instance of a view op that OpInfo.View
+// accepts: it only renames its input's storage.
+func (c *checker) isPureView(n *Node) bool {
+	info, ok := LookupOp(n.Op)
+	if !ok || n.Opaque || info.View == nil || len(n.Inputs) == 0 {
+		return false
+	}
+	in := make([]TensorType, len(n.Inputs))
+	for j, v := range n.Inputs {
+		if !c.okVal[v] {
+			return false
+		}
+		in[j] = c.g.Values[v].Type()
+	}
+	_, pure := info.View(in, n.Attrs)
+	return pure
 }
 
 // dependencies reports node cycles, through view chains.

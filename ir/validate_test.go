@@ -165,6 +165,9 @@ func TestValidateRejects(t *testing.T) {
 			want{class: ir.ErrViewBounds, node: "r"}},
 		{"view op output on another base", func(g *ir.Graph, id map[string]ir.ValueID) { g.Values[id["r"]].View.Base = id["y"] },
 			want{class: ir.ErrViewBounds, node: "r"}},
+		{"node writes into a view of an input", func(g *ir.Graph, id map[string]ir.ValueID) {
+			g.Values[id["y"]].View = &ir.View{Base: id["x"]}
+		}, want{class: ir.ErrFlags, node: "y", text: "a view into input"}},
 		// types
 		{"too many inputs", func(g *ir.Graph, id map[string]ir.ValueID) {
 			n(g, id, "y").Inputs = append(n(g, id, "y").Inputs, id["x"])
@@ -287,6 +290,7 @@ func TestValidateAccepts(t *testing.T) {
 		{"valid explicit order", "x = input f32[2]\na = Relu x\nb = Neg x\nc = Add a b\norder b a c"},
 		{"keep-alive", "x = input f32[2]\na = Relu x\nb = Neg a\nkeep b x"},
 		{"weight view", "w = weight f32[4,4]\nv = view w +16 f32[4]\ny = Relu v"},
+		{"reshape of a weight", "w = weight f32[4,4]\nr = Reshape w shape=[16]\ny = Relu r"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
