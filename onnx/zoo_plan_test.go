@@ -17,10 +17,10 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // planGolden is the committed table of every zoo model's plan.
 var planGolden = filepath.Join(zooDir, "plans.golden")
 
-// TestZooPlans plans every graph-only model with the default options,
+// TestZooPlansGolden plans every graph-only model with the default options,
 // verifies each plan, checks LowerBound <= Arena <= Unshared, and compares
 // the table (model, buffers, arena, lower bound) with the golden file.
-func TestZooPlans(t *testing.T) {
+func TestZooPlansGolden(t *testing.T) {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%-16s %5s %6s %8s %12s %12s %12s\n", "model", "nodes", "values", "buffers", "arena", "lower_bound", "unshared")
 	type row struct {
