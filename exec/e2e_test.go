@@ -45,7 +45,9 @@ func compilePlanner(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
 }
 
 // eachProgram calls fn for every (plan, mode) program of g. A heavy graph
-// under -race or -short is compiled on the planner's plan only.
+// under -race or -short is compiled on the planner's plan only, and under
+// -race not in Serial mode (it has no concurrency for the detector to check;
+// the plain test run covers it).
 func eachProgram(t tb, g *ir.Graph, heavy bool, fn func(name string, p *exec.Program)) {
 	t.Helper()
 	for cn, c := range compilers() {
@@ -53,6 +55,9 @@ func eachProgram(t tb, g *ir.Graph, heavy bool, fn func(name string, p *exec.Pro
 			continue
 		}
 		for _, mode := range exec.Modes() {
+			if heavy && mode == exec.Serial && raceEnabled {
+				continue // nothing runs concurrently: no race to detect
+			}
 			p, err := c(g, mode)
 			if err != nil {
 				t.Fatalf("%s/%v: compile: %v", cn, mode, err)
