@@ -116,7 +116,7 @@ func (c *chain) emit(op string, ins []string, shape []int64, attrs ...*onnxpb_At
 
 func (c *chain) step(t *rapid.T, i int) {
 	r := len(c.shape)
-	kinds := []string{"unary", "binary", "transpose", "slice", "reshape", "unsqueeze", "concat", "pad", "expand", "gather", "where", "clip"}
+	kinds := []string{"unary", "binary", "transpose", "slice", "reshape", "unsqueeze", "concat", "pad", "expand", "gather", "where", "clip", "sqrt", "cast"}
 	switch kinds[rapid.IntRange(0, len(kinds)-1).Draw(t, "op")] {
 	case "unary":
 		op := rapid.SampledFrom([]string{"Neg", "Abs", "Relu"}).Draw(t, "unary")
@@ -220,6 +220,12 @@ func (c *chain) step(t *rapid.T, i int) {
 		cn := c.name("cond")
 		c.nodes = append(c.nodes, constNode(cn, &onnxpb_TP{Name: protoString(cn), DataType: protoInt32(tBool), Dims: c.shape, Int32Data: cond}))
 		c.emit("Where", []string{cn, c.cur, c.f32konst(nil, []float32{7})}, c.shape)
+	case "sqrt": // correctly rounded on both sides
+		c.emit("Abs", []string{c.cur}, c.shape)
+		c.emit("Sqrt", []string{c.cur}, c.shape)
+	case "cast": // to i64 (truncating) and back
+		c.emit("Cast", []string{c.cur}, c.shape, aInt("to", int64(tI64)))
+		c.emit("Cast", []string{c.cur}, c.shape, aInt("to", int64(tF32)))
 	case "clip":
 		c.emit("Clip", []string{c.cur, c.f32konst(nil, []float32{-3}), c.f32konst(nil, []float32{5})}, c.shape)
 	}
