@@ -1,0 +1,173 @@
+package planner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// srchOracleFeasible decides by plain enumeration whether bufs fit under
+// capacity c: every buffer tries every offset in [0, c-size], in index
+// order, against the buffers already assigned.
+func srchOracleFeasible(bufs []Buffer, c int64) bool {
+	off := make([]int64, len(bufs))
+	var rec func(i int) bool
+	rec = func(i int) bool {
+		if i == len(bufs) {
+			return true
+		}
+		b := bufs[i]
+		for o := int64(0); o+b.Size <= c; o++ {
+			if a := alignOf(&bufs[i]); o%a != 0 {
+				continue
+			}
+			ok := true
+			for j := 0; j < i && ok; j++ {
+				d := bufs[j]
+				if b.Start < d.End && d.Start < b.End && o < off[j]+d.Size && off[j] < o+b.Size {
+					ok = false
+				}
+			}
+			if ok {
+				off[i] = o
+				if rec(i + 1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return rec(0)
+}
+
+// srchOracleOptimum is the smallest feasible capacity by enumeration.
+func srchOracleOptimum(bufs []Buffer) int64 {
+	c := LowerBound(bufs)
+	for !srchOracleFeasible(bufs, c) {
+		c++
+	}
+	return c
+}
+
+func srchGenSmall(t *rapid.T, maxN int) []Buffer {
+	n := rapid.IntRange(1, maxN).Draw(t, "n")
+	bufs := make([]Buffer, n)
+	for i := range bufs {
+		s := rapid.Int64Range(0, 6).Draw(t, "start")
+		l := rapid.Int64Range(1, 4).Draw(t, "len")
+		bufs[i] = Buffer{ID: int64(i), Start: s, End: s + l,
+			Size:  rapid.Int64Range(1, 4).Draw(t, "size"),
+			Align: rapid.SampledFrom([]int64{0, 1, 2}).Draw(t, "align")}
+	}
+	return bufs
+}
+
+// TestExactOptimalSmall checks the exact search against the enumeration
+// oracle on random instances of at most 9 buffers.
+func TestExactOptimalSmall(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		bufs := srchGenSmall(t, 9)
+		want := srchOracleOptimum(bufs)
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+			t.Fatalf("invalid placement: %v", err)
+		}
+		if res.Arena != want {
+			t.Fatalf("arena %d, optimum %d (LB %d, method %s)", res.Arena, want, res.LB, res.Method)
+		}
+		if !res.Optimal {
+			t.Fatalf("optimum %d reached but not proven", want)
+		}
+	})
+}
+
+// TestExactInfeasibleProof checks that one exact attempt below the optimum
+// reports infeasible, not found.
+func TestExactInfeasibleProof(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		bufs := srchGenSmall(t, 7)
+		opt := srchOracleOptimum(bufs)
+		idx := make([]int, len(bufs))
+		for i := range idx {
+			idx[i] = i
+		}
+		in := newSrchInst(bufs, idx, nil, nil)
+		r := newSrchRun(in)
+		for _, rank := range srchOrders(in) {
+			if st := r.solve(opt-1, rank, 1<<40); st != srchInfeasible {
+				t.Fatalf("capacity %d below optimum %d: status %d", opt-1, opt, st)
+			}
+			if st := r.solve(opt, rank, 1<<40); st != srchFound {
+				t.Fatalf("capacity %d = optimum: status %d", opt, st)
+			}
+		}
+	})
+}
+
+// srchGenPacked cuts a cap x steps rectangle into rectangles by random
+// guillotine cuts and returns them as buffers in shuffled order: a perfectly
+// packable instance whose optimum is cap.
+func srchGenPacked(t *rapid.T, maxN int) ([]Buffer, int64) {
+	capacity := int64(rapid.IntRange(8, 64).Draw(t, "cap"))
+	steps := int64(rapid.IntRange(4, 40).Draw(t, "steps"))
+	type rect struct{ t0, t1, o0, o1 int64 }
+	rs := []rect{{0, steps, 0, capacity}}
+	target := rapid.IntRange(1, maxN).Draw(t, "n")
+	for try := 0; len(rs) < target && try < 4*target; try++ {
+		k := rapid.IntRange(0, len(rs)-1).Draw(t, "pick")
+		r := rs[k]
+		if rapid.Bool().Draw(t, "time") {
+			if r.t1-r.t0 < 2 {
+				continue
+			}
+			c := rapid.Int64Range(r.t0+1, r.t1-1).Draw(t, "cut")
+			rs[k] = rect{r.t0, c, r.o0, r.o1}
+			rs = append(rs, rect{c, r.t1, r.o0, r.o1})
+		} else {
+			if r.o1-r.o0 < 2 {
+				continue
+			}
+			c := rapid.Int64Range(r.o0+1, r.o1-1).Draw(t, "cut")
+			rs[k] = rect{r.t0, r.t1, r.o0, c}
+			rs = append(rs, rect{r.t0, r.t1, c, r.o1})
+		}
+	}
+	perm := rapid.Permutation(rs).Draw(t, "perm")
+	bufs := make([]Buffer, len(perm))
+	for i, r := range perm {
+		bufs[i] = Buffer{ID: int64(i), Start: r.t0, End: r.t1, Size: r.o1 - r.o0}
+	}
+	return bufs, capacity
+}
+
+// TestSearchPerfectPacking asserts that the search reaches LB on at least
+// 95% of random perfectly packable instances of up to 60 buffers.
+func TestSearchPerfectPacking(t *testing.T) {
+	hits, total := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		bufs, capacity := srchGenPacked(t, 60)
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: 500 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+			t.Fatalf("invalid placement: %v", err)
+		}
+		if LowerBound(bufs) != capacity {
+			t.Fatalf("generator: LB %d != capacity %d", LowerBound(bufs), capacity)
+		}
+		total++
+		if res.Arena == capacity {
+			hits++
+		}
+	})
+	t.Logf("reached LB on %d of %d", hits, total)
+	if total == 0 || hits*100 < 95*total {
+		t.Fatalf("reached LB on %d of %d packable instances, want >= 95%%", hits, total)
+	}
+}

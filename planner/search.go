@@ -1,0 +1,233 @@
+package planner
+
+// The "search" strategy: minimise the arena with the exact search of
+// exact.go, anytime.
+//
+// Start from the best placement of the greedy portfolio (arena G) and the
+// lower bound LB. Ask the exact search for capacity LB first: on the
+// challenging DSA instances the optimum usually is LB, and a feasible answer
+// ends the run with a proof. Otherwise bisect between LB and the best arena
+// so far: a found placement lowers the best arena to its real peak, a
+// completed search without a placement proves the capacity infeasible and
+// raises the lower end for good, an aborted one (node limit) raises it for
+// this round only. Each round tries every static order with a node limit
+// that doubles from round to round, so an order that suits the instance
+// finishes early and a hard instance still gets deep searches later.
+//
+// Instances too large for the exact search as a whole (more than
+// srchExactMax free buffers) go to improve.go, which re-packs windows
+// around the peak with the same exact search while the rest stays fixed.
+//
+// The run stops at Options.TimeBudget (10 s when zero) or when ctx is done,
+// and always returns the best valid placement found; it prints a progress
+// line to Options.Progress once a second after the first second.
+//
+// Example: challenging/K (454 buffers) starts at 1.2773 x LB from the
+// portfolio; the first attempt at capacity LB with the first static order
+// succeeds and the run returns arena = LB with method "search/exact".
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+// srchExactMax is the largest number of free buffers searched as a whole.
+const srchExactMax = 3000
+
+// srchDefaultBudget is the time budget when none is given.
+const srchDefaultBudget = 10 * time.Second
+
+// SearchResult describes how a search run ended.
+type SearchResult struct {
+	Offsets []int64 // index-aligned with the buffers
+	Arena   int64
+	LB      int64
+	Method  string // what found the returned placement
+	Optimal bool   // Arena is proven minimal
+	Nodes   int64  // exact-search nodes visited
+}
+
+// SearchConfig holds the knobs of Search.
+type SearchConfig struct {
+	Budget   time.Duration // wall time; 0 means 10 s
+	Progress io.Writer     // progress lines; nil for none
+	// Initial is a valid starting placement (index-aligned with the
+	// buffers), usually the portfolio's; nil computes one.
+	Initial []int64
+	// InitialMethod names what produced Initial.
+	InitialMethod string
+}
+
+// Search minimises the arena of bufs within the budget and returns the best
+// valid placement it found. Cancelling ctx ends it early with the best
+// placement so far.
+func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult, error) {
+	if err := validateBuffers(bufs); err != nil {
+		return nil, err
+	}
+	budget := cfg.Budget
+	if budget <= 0 {
+		budget = srchDefaultBudget
+	}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress}
+	// Keep 5% of the budget for the final checks.
+	m.deadline = m.begin.Add(budget - budget/20)
+	m.lb = LowerBound(bufs)
+	for _, b := range bufs {
+		if b.Fixed {
+			m.lb = max(m.lb, b.Offset+b.Size)
+		}
+	}
+	m.best, m.method = cfg.Initial, cfg.InitialMethod
+	if m.best == nil || VerifyPlacement(bufs, m.best) != nil {
+		m.best, m.method = srchInitial(ctx, bufs)
+	}
+	m.arena = ArenaSize(bufs, m.best)
+	m.run()
+	res := &SearchResult{Offsets: m.best, Arena: m.arena, LB: m.lb,
+		Method: m.method, Optimal: m.arena <= m.proven, Nodes: m.nodes}
+	if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+		return nil, fmt.Errorf("planner: search produced an invalid placement: %w", err)
+	}
+	return res, nil
+}
+
+// srchMin is one minimisation run.
+type srchMin struct {
+	ctx      context.Context
+	bufs     []Buffer
+	begin    time.Time
+	deadline time.Time
+	progress io.Writer
+	lastLine time.Time
+	lb       int64
+	proven   int64 // every capacity below this is infeasible
+	best     []int64
+	arena    int64
+	method   string
+	nodes    int64
+}
+
+// stop reports whether the run must end, and prints progress.
+func (m *srchMin) stop() bool {
+	now := time.Now()
+	if m.progress != nil && now.Sub(m.begin) >= time.Second && now.Sub(m.lastLine) >= time.Second {
+		m.lastLine = now
+		fmt.Fprintf(m.progress, "search: best %d  LB %d  gap %.4f%%  %.1fs\n",
+			m.arena, m.lb, 100*float64(m.arena-m.lb)/float64(max(m.lb, 1)), now.Sub(m.begin).Seconds())
+	}
+	return m.ctx.Err() != nil || now.After(m.deadline)
+}
+
+// accept takes offsets if they beat the best placement.
+func (m *srchMin) accept(off []int64, method string) bool {
+	a := ArenaSize(m.bufs, off)
+	if a >= m.arena || VerifyPlacement(m.bufs, off) != nil {
+		return false
+	}
+	m.best, m.arena, m.method = off, a, method
+	return true
+}
+
+func (m *srchMin) run() {
+	m.proven = m.lb
+	var free, fixed []int
+	var fixedOff []int64
+	for i, b := range m.bufs {
+		if b.Fixed {
+			fixed, fixedOff = append(fixed, i), append(fixedOff, b.Offset)
+		} else {
+			free = append(free, i)
+		}
+	}
+	if len(free) == 0 || m.arena <= m.lb {
+		return
+	}
+	if len(free) > srchExactMax {
+		m.improve(free)
+		return
+	}
+	m.exact(free, fixed, fixedOff)
+}
+
+// exact minimises by bisection over capacities with the exact search.
+func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
+	in := newSrchInst(m.bufs, free, fixed, fixedOff)
+	r := newSrchRun(in)
+	r.stop = m.stop
+	orders := srchOrders(in)
+	// try asks for capacity c; it returns the status over all orders.
+	try := func(c int64, limit int64) srchStatus {
+		st := srchAborted
+		for _, rank := range orders {
+			if m.stop() {
+				r.stopped = true
+				return srchAborted
+			}
+			st = r.solve(c, rank, limit)
+			m.nodes = r.NodesAll
+			if st == srchFound {
+				off := make([]int64, len(m.bufs))
+				for i, b := range m.bufs {
+					off[i] = b.Offset
+				}
+				for k, i := range free {
+					off[i] = r.sol[k]
+				}
+				m.accept(off, "search/exact")
+				return st
+			}
+			if st == srchInfeasible {
+				m.proven = max(m.proven, c+1)
+				return st
+			}
+			if r.stopped {
+				return st
+			}
+		}
+		return st
+	}
+	for limit := int64(max(2*in.n, 1000)); !r.stopped && m.arena > m.proven; limit *= 2 {
+		if try(m.proven, limit) == srchFound || r.stopped {
+			continue
+		}
+		lo, hi := m.proven+1, m.arena-1
+		for lo <= hi && !r.stopped {
+			mid := lo + (hi-lo)/2
+			switch try(mid, limit) {
+			case srchFound:
+				hi = m.arena - 1
+			default:
+				lo = max(mid+1, m.proven)
+			}
+		}
+	}
+}
+
+// srchInitial returns the portfolio's placement and the name of the member
+// that found it.
+func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
+	p := Portfolio().(*portfolio)
+	off, k, err := p.placeBest(context.WithoutCancel(ctx), bufs)
+	if err != nil {
+		// Unreachable for validated buffers; stack them as a last resort.
+		off = make([]int64, len(bufs))
+		var base int64
+		for i, b := range bufs {
+			if b.Fixed {
+				off[i] = b.Offset
+				base = max(base, b.Offset+b.Size)
+			}
+		}
+		for i, b := range bufs {
+			if !b.Fixed {
+				base = alignUp(base, alignOf(&bufs[i]))
+				off[i], base = base, base+b.Size
+			}
+		}
+		return off, "stack"
+	}
+	return off, "portfolio/" + p.members[k].Name()
+}
