@@ -44,8 +44,12 @@ type Barrier struct {
 
 // PlaceBarriers returns the minimum set of barriers for ds in the given
 // order under mode m, ascending by position, each with its cause.
-func PlaceBarriers(m Mode, ds []Dispatch) []Barrier {
-	t := NewTracker(m)
+func PlaceBarriers(m Mode, ds []Dispatch) []Barrier { return placeBarriers(m, ds, 0) }
+
+// placeBarriers is PlaceBarriers with the tracker's write-filter page size
+// (0: the default), so tests can exercise the filter on small ranges.
+func placeBarriers(m Mode, ds []Dispatch, pageShift uint8) []Barrier {
+	t := &Tracker{mode: m, pageShift: pageShift}
 	var out []Barrier
 	start := 0 // first position of the open group
 	for j := range ds {

@@ -14,8 +14,9 @@ import (
 func TestPlaceBarriersOptimal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDispatches(t, 8)
-		exact := PlaceBarriers(Exact, ds)
-		ggml := PlaceBarriers(GGML, ds)
+		shift := uint8(rapid.IntRange(0, 4).Draw(t, "shift")) // write-filter pages
+		exact := placeBarriers(Exact, ds, shift)
+		ggml := placeBarriers(GGML, ds, shift)
 		if got, want := len(exact), bruteMinBarriers(Exact, ds); got != want {
 			t.Fatalf("exact greedy %d barriers, optimum %d", got, want)
 		}

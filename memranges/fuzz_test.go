@@ -33,7 +33,7 @@ func FuzzPlaceBarriers(f *testing.F) {
 		for _, m := range []Mode{Exact, GGML} {
 			// One open group: the tracker must agree with the pairwise
 			// definition up to and including the first conflict.
-			tr := NewTracker(m)
+			tr := &Tracker{mode: m, pageShift: 2} // 4-byte pages exercise the filter
 			for j := range ds {
 				want := false
 				for i := range j {
@@ -50,7 +50,7 @@ func FuzzPlaceBarriers(f *testing.F) {
 				tr.Add(ds[j].Uses)
 			}
 		}
-		exact, ggml := PlaceBarriers(Exact, ds), PlaceBarriers(GGML, ds)
+		exact, ggml := placeBarriers(Exact, ds, 1), placeBarriers(GGML, ds, 3)
 		if err := Verify(ds, exact); err != nil {
 			t.Fatal(err)
 		}

@@ -25,18 +25,9 @@ package memranges
 // that writes the arena in address order, or when it merges into a
 // neighbour); the k intervals it absorbs leave the set for good, so their
 // removal is paid for by their insertion.
-//
-// A query leaves a hint (its lo and the index it found) that add reuses
-// when it inserts at the same lo into the unchanged set: the tracker checks
-// a write against the write set and then adds it there, so this saves a
-// search per write.
 type ivset struct {
 	off []int64
 	end []int64
-	// hintI is firstEndAfter(hintLo), valid while hintOK (no change since).
-	hintLo int64
-	hintI  int
-	hintOK bool
 }
 
 // firstEndAfter returns the smallest i with end[i] > x, or len(end). The
@@ -70,7 +61,6 @@ func (s *ivset) overlaps(m Mode, lo, hi int64) bool {
 		return false // past the last interval, or before the first
 	}
 	i := s.firstEndAfter(lo)
-	s.hintLo, s.hintI, s.hintOK = lo, i, true
 	if m == GGML {
 		return s.off[i] <= hi
 	}
@@ -80,8 +70,6 @@ func (s *ivset) overlaps(m Mode, lo, hi int64) bool {
 // add inserts the non-empty range [lo,hi), merging it with every interval
 // it overlaps or touches.
 func (s *ivset) add(lo, hi int64) {
-	hinted := s.hintOK && s.hintLo == lo
-	s.hintOK = false
 	n := len(s.end)
 	// Fast paths: empty set, past the last interval, touching the last.
 	if n == 0 || lo > s.end[n-1] {
@@ -93,18 +81,8 @@ func (s *ivset) add(lo, hi int64) {
 		s.end[n-1] = max(s.end[n-1], hi)
 		return
 	}
-	// First interval that overlaps or touches [lo,hi): end >= lo. The hint
-	// is the first end > lo; ends increase strictly, so at most the one
-	// before it can equal lo.
-	var i int
-	if hinted {
-		i = s.hintI
-		if i > 0 && s.end[i-1] == lo {
-			i--
-		}
-	} else {
-		i = s.firstEndAfter(lo - 1)
-	}
+	// First interval that overlaps or touches [lo,hi): end >= lo.
+	i := s.firstEndAfter(lo - 1)
 	// Last such interval: off <= hi. Intervals i.. have increasing off.
 	j := i
 	for j < n && s.off[j] <= hi {
@@ -133,7 +111,6 @@ func (s *ivset) add(lo, hi int64) {
 func (s *ivset) reset() {
 	s.off = s.off[:0]
 	s.end = s.end[:0]
-	s.hintOK = false
 }
 
 // len returns the number of disjoint intervals.

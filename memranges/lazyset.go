@@ -1,13 +1,16 @@
 package memranges
 
 // A lazyset is an ivset whose additions wait in an unsorted log until a
-// query needs them. The tracker keeps the bytes a group reads in one: reads
-// are added by every dispatch but queried only by writes, and a group
-// commonly writes one region while reading another (a layer reads the
-// previous layer's outputs). The log remembers the span [minLo, maxHi) of
-// its ranges; a query outside the span cannot overlap any of them and
-// consults only the sorted set, while a query inside it first moves the
-// log into the set.
+// query needs them, optionally behind a pageset filter. The tracker keeps
+// the bytes a group reads in one, and the bytes it writes in a filtered
+// one.
+//
+// The log remembers the span [minLo, maxHi) of its ranges; a query outside
+// the span cannot overlap any of them and consults only the sorted set,
+// while a query inside it first moves the log into the set. Reads are
+// added by every dispatch but queried only by writes, and a group commonly
+// writes one region while reading another (a layer reads the previous
+// layer's outputs), so most read logs are never sorted:
 //
 //	add read [8192,12192)   log: [8192,12192)           span [8192,12192)
 //	add read [4096,8096)    log: + [4096,8096)          span [4096,12192)
@@ -15,14 +18,38 @@ package memranges
 //	query write [5000,5008) inside the span: log merged into the set, then
 //	                        one binary search
 //
-// Costs: add is O(1). Each logged range is merged at most once, at the cost
-// of an ivset add, so a lazyset never does more work than an eager ivset,
-// and a group whose writes stay outside its read span never sorts its reads.
+// Writes are queried by every dispatch, and the writes of one group lie
+// inside each other's span, so the span alone rarely helps them. The
+// filter does: the pages of every recorded range are marked, and a query
+// that meets no marked page is answered "no overlap" at once. A group's
+// writes never overlap each other (that would be a barrier), so in a group
+// of wide, page-disjoint writes nothing is ever sorted.
+//
+// A query that passes the filter and falls inside the span first scans
+// the log linearly, while the scans so far have compared at most
+// scanBudget log entries per range added: the common case is the single
+// query that finds the conflict ending a group, which a scan answers
+// without sorting anything. Past the budget the log is merged into the
+// sorted set and queries binary-search it.
+//
+// Costs: add is O(1) plus the filter's bounded marking; linear scans cost
+// O(1) amortised per add (the budget); each logged range is merged at most
+// once, at the cost of an ivset add. So a lazyset does at most what an
+// eager ivset does, plus O(1) per add.
 type lazyset struct {
 	set          ivset
 	log          []int64 // lo, hi pairs in arrival order
 	minLo, maxHi int64
+	// logged counts ranges added since reset, scanned the log entries
+	// compared by linear scans; scans stop once scanned > scanBudget*logged.
+	logged, scanned int
+	filtered        bool
+	filter          pageset
 }
+
+// scanBudget is how many log comparisons per added range linear scans may
+// spend before queries sort the log instead.
+const scanBudget = 4
 
 // add records the non-empty range [lo,hi).
 func (s *lazyset) add(lo, hi int64) {
@@ -32,13 +59,31 @@ func (s *lazyset) add(lo, hi int64) {
 		s.minLo, s.maxHi = min(s.minLo, lo), max(s.maxHi, hi)
 	}
 	s.log = append(s.log, lo, hi)
+	s.logged++
+	if s.filtered {
+		s.filter.mark(lo, hi)
+	}
 }
 
-// overlaps answers like ivset.overlaps. The span test is ggml's (a logged
-// [a,b) can matter only if a <= hi && b > lo), which is conservative for
-// the exact mode too.
+// overlaps answers like ivset.overlaps. The filter and span tests use the
+// ggml form (a recorded [a,b) can matter only if a <= hi && b > lo), which
+// is conservative for the exact mode too.
 func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
+	if s.filtered && !s.filter.maybe(lo, hi) {
+		return false
+	}
 	if len(s.log) > 0 && s.minLo <= hi && s.maxHi > lo {
+		if n := len(s.log) / 2; s.scanned+n <= scanBudget*s.logged {
+			// Scan the log: cheap while the budget lasts, and the usual
+			// case is one scan that finds the conflict ending the group.
+			s.scanned += n
+			for i := 0; i < len(s.log); i += 2 {
+				if a, b := s.log[i], s.log[i+1]; lo < b && (a < hi || m == GGML && a == hi) {
+					return true
+				}
+			}
+			return s.set.overlaps(m, lo, hi)
+		}
 		for i := 0; i < len(s.log); i += 2 {
 			s.set.add(s.log[i], s.log[i+1])
 		}
@@ -47,8 +92,10 @@ func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
 	return s.set.overlaps(m, lo, hi)
 }
 
-// reset empties the set and the log, keeping their storage.
+// reset empties the set, the log and the filter, keeping their storage.
 func (s *lazyset) reset() {
 	s.set.reset()
 	s.log = s.log[:0]
+	s.logged, s.scanned = 0, 0
+	s.filter.reset()
 }

@@ -7,12 +7,14 @@ package memranges
 // the dispatch.
 //
 // Per buffer it keeps two coalescing interval sets (see ivset): the bytes
-// the group has read (behind an unsorted log, see lazyset) and the bytes it
-// has written. A new read conflicts iff
+// the group has read and the bytes it has written, each behind an unsorted
+// log that is sorted only when a query needs it, and the writes behind a
+// page filter as well (see lazyset and pageset). A new read conflicts iff
 // it overlaps a recorded write (RAW); a new write conflicts iff it overlaps
 // a recorded read (WAR) or write (WAW). Read-read never conflicts. A check
 // costs O(log n) per use, where n is the number of disjoint intervals of
-// that buffer and access kind, never a scan of the group.
+// that buffer and access kind, never a scan of the group; often O(1), when
+// the filter or the log's span rules an overlap out.
 //
 //	#0 write buf0[0,64)    write set buf0: [0,64)
 //	#1 read  buf0[128,192) read set buf0:  [128,192)
@@ -31,6 +33,9 @@ type Tracker struct {
 	mode    Mode
 	bufs    []bufSets
 	touched []BufferID
+	// pageShift is log2 of the write filter's page size; 0 means
+	// defaultPageShift (tests use small pages to exercise the filter).
+	pageShift uint8
 	// Counts of recorded uses in the group, and recorded out-of-index uses.
 	nRead, nWrite       int
 	wildRead, wildWrite bool
@@ -38,8 +43,8 @@ type Tracker struct {
 }
 
 type bufSets struct {
-	read    lazyset // queried only by writes: see lazyset
-	write   ivset
+	read    lazyset // unsorted until a write queries its span: see lazyset
+	write   lazyset // the same, behind a page filter
 	touched bool
 }
 
@@ -117,6 +122,11 @@ func (t *Tracker) Add(uses []Use) {
 		if !b.touched {
 			b.touched = true
 			t.touched = append(t.touched, u.Buf)
+			b.write.filtered = true
+			b.write.filter.shift = defaultPageShift
+			if t.pageShift > 0 {
+				b.write.filter.shift = uint(t.pageShift)
+			}
 		}
 		if u.Access == Write {
 			b.write.add(u.Off, u.End())

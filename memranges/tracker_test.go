@@ -74,7 +74,7 @@ func TestTrackerMatchesPairwise(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := Mode(rapid.IntRange(0, 1).Draw(t, "mode"))
 		ds := genDispatches(t, 12)
-		tr := NewTracker(m)
+		tr := &Tracker{mode: m, pageShift: uint8(rapid.IntRange(0, 4).Draw(t, "shift"))}
 		for j := range ds {
 			want := false
 			for i := range j {
@@ -109,7 +109,10 @@ func TestTrackerMatchesPairwise(t *testing.T) {
 func TestIvsetMatchesBytes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var s ivset
-		var lz lazyset // must answer exactly like s
+		lz := lazyset{scanned: 1 << 40} // must answer exactly like s; no budget: always merges
+		// and so must a filtered one, with small pages so that queries
+		// both hit and miss marked pages
+		fl := lazyset{filtered: true, filter: pageset{shift: uint(rapid.IntRange(1, 4).Draw(t, "shift"))}}
 		var bytes [80]bool
 		for range rapid.IntRange(0, 30).Draw(t, "ops") {
 			lo := int64(rapid.IntRange(0, 60).Draw(t, "lo"))
@@ -129,10 +132,14 @@ func TestIvsetMatchesBytes(t *testing.T) {
 				if got := lz.overlaps(m, lo, hi); got != want {
 					t.Fatalf("lazy: %v overlaps [%d,%d) = %v, want %v (log %v)", m, lo, hi, got, want, lz.log)
 				}
+				if got := fl.overlaps(m, lo, hi); got != want {
+					t.Fatalf("filtered: %v overlaps [%d,%d) = %v, want %v (log %v, words %b)", m, lo, hi, got, want, fl.log, fl.filter.words)
+				}
 			}
 			if rapid.Bool().Draw(t, "add") {
 				s.add(lo, hi)
 				lz.add(lo, hi)
+				fl.add(lo, hi)
 				for x := lo; x < hi; x++ {
 					bytes[x] = true
 				}
@@ -144,4 +151,48 @@ func TestIvsetMatchesBytes(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPagesetTable: marking and testing pages across word boundaries, the
+// width bound, and reset.
+func TestPagesetTable(t *testing.T) {
+	tests := []struct {
+		name      string
+		marks     [][2]int64 // [lo,hi) ranges marked
+		lo, last  int64      // closed query
+		want      bool
+		saturated bool
+	}{
+		{"empty", nil, 0, 100, false, false},
+		{"same page", [][2]int64{{0, 1}}, 1023, 1023, true, false},
+		{"next page", [][2]int64{{0, 1024}}, 1024, 2047, false, false},
+		{"spans a word boundary", [][2]int64{{63 * 1024, 65 * 1024}}, 64 * 1024, 64 * 1024, true, false},
+		{"after a boundary range", [][2]int64{{63 * 1024, 65 * 1024}}, 65 * 1024, 70 * 1024, false, false},
+		{"query past the bitmap", [][2]int64{{0, 10}}, 1 << 40, 1<<40 + 5, false, false},
+		{"widest markable", [][2]int64{{0, maxMarkWords * 64 * 1024}}, 1 << 30, 1 << 30, false, false},
+		{"too wide to mark", [][2]int64{{0, maxMarkWords*64*1024 + 1024}}, 1 << 30, 1 << 30, true, true},
+		{"past capacity", [][2]int64{{maxPageWords * 64 * 1024, maxPageWords*64*1024 + 1}}, 0, 0, true, true},
+		{"too wide to test", [][2]int64{{0, 1}, {200 * 64 * 1024, 200*64*1024 + 1}}, 64 * 1024, (64 + maxMarkWords*64) * 1024, true, false},
+		{"wide but testable", [][2]int64{{0, 1}, {200 * 64 * 1024, 200*64*1024 + 1}}, 64 * 1024, (64+maxMarkWords*64)*1024 - 1, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pageset{shift: 10}
+			for _, m := range tc.marks {
+				p.mark(m[0], m[1])
+			}
+			if got := p.maybe(tc.lo, tc.last); got != tc.want || p.saturated != tc.saturated {
+				t.Fatalf("maybe(%d,%d) = %v (saturated %v), want %v (%v)", tc.lo, tc.last, got, p.saturated, tc.want, tc.saturated)
+			}
+			p.reset()
+			if p.maybe(0, 1<<20) || p.saturated {
+				t.Fatal("marks survive reset")
+			}
+			for _, w := range p.words {
+				if w != 0 {
+					t.Fatal("reset left a word set")
+				}
+			}
+		})
+	}
 }
