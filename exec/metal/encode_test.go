@@ -378,6 +378,11 @@ func TestRecordedEncoding(t *testing.T) {
 				if gi >= small && serial != (mode == exec.Serial) {
 					continue
 				}
+				// Under the race detector one concurrent configuration is
+				// enough: the fake encodes on the calling goroutine.
+				if raceEnabled && (serial || mode != exec.Inferred) {
+					continue
+				}
 				name := fmt.Sprintf("%s/%v/serial=%v", cg.name, mode, serial)
 				t.Run(name, func(t *testing.T) {
 					prog, plan, err := compilePlan(cg.g, mode)
@@ -405,6 +410,9 @@ func TestRecordedEncoding(t *testing.T) {
 // the Go twins of the kernels and compares the outputs with the CPU
 // backend's.
 func TestEmulatedAgainstCPU(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sequential emulation; nothing for the race detector")
+	}
 	kernels, err := KernelNames()
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@
 
 package metal
 
-// raceEnabled drops the model zoo from the emulated and recorded runs
-// under the race detector: those runs are sequential and would take
+// raceEnabled trims the sequential emulated and recorded runs under the
+// race detector (no zoo, no emulation, one configuration): they would take
 // minutes there without testing any concurrency.
 const raceEnabled = true
