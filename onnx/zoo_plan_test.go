@@ -36,7 +36,7 @@ func TestZooPlansGolden(t *testing.T) {
 	}
 	for _, r := range rows {
 		m := r.name
-		g, err := ImportFile(filepath.Join(zooDir, r.model+".onnx"), Options{Fuse: r.fuse})
+		g, err := ImportFile(zooPath(r.model), Options{Fuse: r.fuse})
 		must(t, err)
 		order, err := g.Schedule()
 		must(t, err)

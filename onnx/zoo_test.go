@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memplan/memplan/ir"
@@ -21,10 +22,19 @@ var fullModels = []string{"gpt2_tiny", "llama_tiny", "squeezenet1_1", "unet_smal
 // fusedModels are the zoo models that Options.Fuse changes.
 var fusedModels = []string{"gpt2_tiny", "llama_tiny"}
 
+// zooPath is the graph-only file of a zoo model; models with ops outside the
+// core set live in the opaque/ subfolder.
+func zooPath(m string) string {
+	if strings.HasPrefix(m, "opaque_") {
+		return filepath.Join(zooDir, "opaque", m+".onnx")
+	}
+	return filepath.Join(zooDir, m+".onnx")
+}
+
 func zooFiles(t testing.TB) []string {
 	var files []string
 	for _, m := range zooModels {
-		files = append(files, filepath.Join(zooDir, m+".onnx"))
+		files = append(files, zooPath(m))
 	}
 	for _, m := range fullModels {
 		files = append(files, filepath.Join(zooDir, m+"_full", "model.onnx"))
@@ -82,7 +92,7 @@ func TestZooGraphOnlyMatchesFull(t *testing.T) {
 // TestZooOpaqueModel: a real export with ops outside the core set imports,
 // types the opaque nodes from value_info, and says what cannot run.
 func TestZooOpaqueModel(t *testing.T) {
-	g, err := ImportFile(filepath.Join(zooDir, "opaque_convnet.onnx"), Options{})
+	g, err := ImportFile(zooPath("opaque_convnet"), Options{})
 	must(t, err)
 	eq(t, Unsupported(g), map[string]int{"LeakyRelu": 2, "Resize": 1})
 	up := byName(g, "/Resize_output_0")

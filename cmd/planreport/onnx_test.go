@@ -49,7 +49,11 @@ func zooGolden(t *testing.T) map[string][3]int64 {
 func TestONNXJSONSummary(t *testing.T) {
 	for model, want := range zooGolden(t) {
 		t.Run(model, func(t *testing.T) {
-			args := []string{"-format", "json", filepath.Join(zooDir, model+".onnx")}
+			file := filepath.Join(zooDir, model+".onnx")
+			if strings.HasPrefix(model, "opaque_") {
+				file = filepath.Join(zooDir, "opaque", model+".onnx")
+			}
+			args := []string{"-format", "json", file}
 			if base, ok := strings.CutSuffix(model, "+fuse"); ok {
 				args = []string{"-format", "json", "-onnx-fuse", filepath.Join(zooDir, base+".onnx")}
 			}
@@ -133,7 +137,7 @@ func TestONNXRunErrors(t *testing.T) {
 		{"graph-only model has no weights to run", []string{"-run", "-input-dir", data, filepath.Join(zooDir, "unet_small.onnx")}, 1, "carry no data"},
 		{"missing input file", []string{"-run", "-input-dir", t.TempDir(), filepath.Join(zooDir, "unet_small_full", "model.onnx")}, 1, "input_0.pb"},
 		{"opaque ops are listed", []string{"-run", "-input-dir", data, leaky}, 1, "LeakyRelu x1"},
-		{"random-input run lists opaque ops with counts", []string{"-run", filepath.Join(zooDir, "opaque_convnet.onnx")}, 1, "LeakyRelu x2, Resize x1"},
+		{"random-input run lists opaque ops with counts", []string{"-run", filepath.Join(zooDir, "opaque", "opaque_convnet.onnx")}, 1, "LeakyRelu x2, Resize x1"},
 		{"bad -onnx-dims", []string{"-onnx-dims", "batch", leaky}, 2, "NAME=SIZE"},
 	}
 	for _, tc := range cases {
