@@ -2,8 +2,10 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +91,23 @@ func FuzzParseGoMod(f *testing.F) {
 			t.Error("no error and no module path")
 		}
 	})
+}
+
+func FuzzParseSelectorList(f *testing.F) {
+	f.Add(appleSelectors)
+	f.Add("# comment\n\n  setBuffer:offset:atIndex:  \n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, s := range ParseSelectorList(text) {
+			if s == "" || s[0] == '#' || strings.TrimSpace(s) != s {
+				t.Errorf("selector %q kept", s)
+			}
+		}
+	})
+}
+
+func TestParseSelectorList(t *testing.T) {
+	got := ParseSelectorList("# Apple\nrelease\n\n  setLabel:  \n#x\n")
+	if fmt.Sprint(got) != "[release setLabel:]" {
+		t.Errorf("got %q", got)
+	}
 }
