@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -33,11 +34,24 @@ func init() {
 // loadONNX imports an ONNX model (onnx.ImportFile): every core op maps to
 // the ir, other ops import as opaque nodes that can be planned.
 func loadONNX(path string) (*input, error) {
-	g, err := onnx.ImportFile(path, onnx.Options{DimParams: onnxDims, Fuse: onnxFuse != nil && *onnxFuse})
+	g, err := onnx.ImportFile(path, onnx.Options{DimParams: onnxDims, Fuse: onnxFuse != nil && *onnxFuse, Name: modelName(path)})
 	if err != nil {
 		return nil, err
 	}
 	return &input{Graph: g}, nil
+}
+
+// modelName names the graph after its file (exporters give most graphs one
+// name, torch "torch_jit"): model.onnx takes its folder's name, as in ONNX's
+// model-zoo layout (resnet18/model.onnx).
+func modelName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if base == "model" {
+		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
+			return dir
+		}
+	}
+	return base
 }
 
 // parseDims parses NAME=SIZE pairs separated by commas.
