@@ -339,6 +339,10 @@ func TestImportErrors(t *testing.T) {
 		{name: "raw data of the wrong length", def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 2)}, outputs: []*onnxpb_VI{vi("y", tF32, 2)},
 			inits: []*onnxpb_TP{f32s("w", []int64{3}, 1, 2)}, nodes: []*onnxpb_Node{node("Add", []string{"x", "w"}, []string{"y"})}},
 			err: ErrTensor, msg: `"w"`},
+		{name: "constant folding failure names the node", def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 2)}, outputs: []*onnxpb_VI{vi("y", tF32, 2)},
+			nodes: []*onnxpb_Node{node("Shape", []string{"x"}, []string{"s"}), constNode("i", i64s("i", nil, 5)),
+				node("Gather", []string{"s", "i"}, []string{"d"}), node("Relu", []string{"x"}, []string{"y"})}},
+			err: ErrFold, msg: `"Gather_d"`},
 		{name: "shape rule failure names the node", def: gdef{inputs: []*onnxpb_VI{vi("x", tF32, 2, 3), vi("w", tF32, 2, 3)}, outputs: []*onnxpb_VI{vi("y", tF32, 2, 3)},
 			nodes: []*onnxpb_Node{node("MatMul", []string{"x", "w"}, []string{"y"})}}, err: ir.ErrShape, msg: `"MatMul_y"`},
 	})
