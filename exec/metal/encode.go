@@ -183,6 +183,7 @@ type encoder struct {
 	cmds      commands
 	label     string
 	committed bool
+	n         int // 1 + the highest dispatch index encoded
 }
 
 // Dispatch encodes the launches of one prepared dispatch.
@@ -197,6 +198,7 @@ func (e *encoder) Dispatch(k exec.Kernel, d *exec.Dispatch) error {
 	if err := e.cmds.mark(d.Index, false); err != nil {
 		return err
 	}
+	e.n = max(e.n, d.Index+1)
 	for i, l := range p.launches {
 		if l.Threads == 0 {
 			continue
@@ -252,7 +254,7 @@ func (e *encoder) Wait(ctx context.Context) (*exec.Timings, error) {
 	if ds == nil {
 		return nil, nil
 	}
-	t := &exec.Timings{Dispatches: make([]exec.Span, len(ds))}
+	t := &exec.Timings{Dispatches: make([]exec.Span, max(e.n, len(ds)))}
 	for i, s := range ds {
 		if s == (exec.Span{}) {
 			continue

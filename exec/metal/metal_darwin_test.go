@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/profile"
 )
 
 func newDeviceBackend(t *testing.T, opts Options) *Backend {
@@ -80,5 +81,46 @@ func TestDeviceAgainstCPU(t *testing.T) {
 				compareOutputs(t, cg.g, want.Outputs, got.Outputs)
 			})
 		}
+	}
+}
+
+// TestDeviceProfilesCommandBuffers checks that each run's command buffer
+// lands in the profiler with a GPU span, and that the per-dispatch timings
+// are either absent (with one warning) or one span per dispatch.
+func TestDeviceProfilesCommandBuffers(t *testing.T) {
+	cg := opGraphs(t)[0]
+	prog, err := compile(t, cg.g, exec.Inferred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := profile.New()
+	warnings := 0
+	be := newDeviceBackend(t, Options{Profiler: prof, Warnf: func(string, ...any) { warnings++ }})
+	x, err := exec.Load(be, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	inputs := randomInputs(t, cg.g, 5)
+	for run := 0; run < 2; run++ {
+		res, err := x.Run(context.Background(), inputs, exec.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Timings != nil && len(res.Timings.Dispatches) != len(prog.Dispatches) {
+			t.Errorf("%d dispatch timings for %d dispatches", len(res.Timings.Dispatches), len(prog.Dispatches))
+		}
+	}
+	gs := prof.Groups()
+	if len(gs) != 2 {
+		t.Fatalf("%d command buffers profiled, want 2", len(gs))
+	}
+	for _, g := range gs {
+		if g.EndNs <= g.StartNs {
+			t.Errorf("command buffer span %+v", g)
+		}
+	}
+	if be.dev.dispatchTiming() == (warnings == 1) {
+		t.Errorf("dispatch timing %v with %d warnings", be.dev.dispatchTiming(), warnings)
 	}
 }
