@@ -182,6 +182,7 @@ type srchRun struct {
 	stamp    []uint32 // per section: last branch that refreshed its floor
 	epoch    uint32
 	nodes    int64
+	work     int64 // branches tried, for stop checks
 	limit    int64
 	stop     func() bool
 	stopped  bool
@@ -279,10 +280,6 @@ func (r *srchRun) search(part []int32, secLo, secHi int32, lastOff int64, lastRa
 	if r.nodes > r.limit || r.stopped {
 		return srchAborted
 	}
-	if r.nodes&1023 == 0 && r.stop != nil && r.stop() {
-		r.stopped = true
-		return srchAborted
-	}
 	minH := int64(-1)
 	left := 0
 	for _, k := range part {
@@ -334,6 +331,13 @@ func (r *srchRun) search(part []int32, secLo, secHi int32, lastOff int64, lastRa
 // undoes the placement.
 func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	in := r.in
+	r.work++
+	if r.work&255 == 0 && r.stop != nil && r.stop() {
+		r.stopped = true
+	}
+	if r.stopped {
+		return srchAborted
+	}
 	o := r.minOff[b]
 	top := o + in.size[b]
 	mark := len(r.trail)
@@ -361,7 +365,9 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 		r.stack = append(r.stack, x)
 	}
 	// A section's floor is at least the lowest minimum offset of the
-	// buffers still to place in it.
+	// buffers still to place in it: if every one of them starts above
+	// Cap minus the section's remaining total, the branch is dead. The scan
+	// stops at the first buffer low enough.
 	for _, x := range r.stack[chg:] {
 		if !ok {
 			break
@@ -371,15 +377,17 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 				continue
 			}
 			r.stamp[s] = r.epoch
-			lo := int64(-1)
+			limit := r.cap - r.total[s]
+			dead := true
 			for _, y := range in.secMem[s] {
-				if r.off[y] < 0 && (lo < 0 || r.minOff[y] < lo) {
-					lo = r.minOff[y]
+				if r.off[y] < 0 && r.minOff[y] <= limit {
+					dead = false
+					break
 				}
 			}
-			if lo > r.floor[s] {
-				r.trail = append(r.trail, srchTrail{1, s, r.floor[s]})
-				r.floor[s] = lo
+			if dead {
+				ok = false
+				break
 			}
 		}
 	}
@@ -466,16 +474,16 @@ func srchOrders(in *srchInst) [][]int32 {
 	area := make([]int64, n)
 	tot := make([]int64, n)
 	for k := range n {
-		width[k] = int64(in.sHi[k] - in.sLo[k])
+		width[k] = in.end[k] - in.start[k]
 		area[k] = in.size[k] * (in.end[k] - in.start[k])
 		for s := in.sLo[k]; s < in.sHi[k]; s++ {
 			tot[k] = max(tot[k], in.secTotal[s])
 		}
 	}
 	keys := [][][]int64{
-		{tot, width, area},
-		{width, tot, area},
+		{width, area, tot},
 		{tot, area, width},
+		{tot, width, area},
 		{area, tot, width},
 		{in.size, tot, width},
 	}

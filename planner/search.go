@@ -189,14 +189,21 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 		}
 		return st
 	}
+	// Early rounds bisect with a small node limit, so most of the first
+	// half of the budget goes to capacity LB; later rounds bisect deeply.
+	half := m.begin.Add(m.deadline.Sub(m.begin) / 2)
 	for limit := int64(max(2*in.n, 1000)); !r.stopped && m.arena > m.proven; limit *= 2 {
 		if try(m.proven, limit) == srchFound || r.stopped {
 			continue
 		}
+		bl := limit
+		if time.Now().Before(half) {
+			bl = min(limit, int64(4*in.n))
+		}
 		lo, hi := m.proven+1, m.arena-1
 		for lo <= hi && !r.stopped {
 			mid := lo + (hi-lo)/2
-			switch try(mid, limit) {
+			switch try(mid, bl) {
 			case srchFound:
 				hi = m.arena - 1
 			default:
