@@ -80,6 +80,14 @@ func TestCheckTestdata(t *testing.T) {
 			},
 		},
 		{
+			name: "badargs: selector arity",
+			dir:  "testdata/badargs",
+			wantErrs: []string{
+				`badargs.go:16:2: objc.Call sends "setBuffer:offset:atIndex:" (3 arguments) with 2`,
+				`badargs.go:17:2: objc.Call sends "memoryBarrierWithScope:" (1 arguments) with 0`,
+			},
+		},
+		{
 			name:      "badsel: made-up selector",
 			dir:       "testdata/badsel",
 			wantWarns: []string{`badsel.go:14:37: warning: objc.Sel("setBuffer:offset:atIndexx:") appears nowhere in darwinkit v0.5.0`},

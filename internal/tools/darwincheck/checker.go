@@ -231,6 +231,7 @@ func (c *Checker) loadFiles(path, dir string, target bool, only []string) (*type
 	ck := &checked{files: files, info: &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{},
 		Uses:  map[*ast.Ident]types.Object{},
+		Defs:  map[*ast.Ident]types.Object{},
 	}}
 	conf := types.Config{
 		Importer:         c,
@@ -293,6 +294,7 @@ func (c *Checker) Check(dir string) ([]Diagnostic, error) {
 		return nil, err
 	}
 	diags = append(diags, c.selectorWarnings(ck)...)
+	diags = append(diags, c.callArity(ck)...)
 	if c.cfg.Tests {
 		// The external test package imports the package with its
 		// in-package tests, as go test builds it.
@@ -305,6 +307,7 @@ func (c *Checker) Check(dir string) ([]Diagnostic, error) {
 			}
 			diags = append(diags, xd...)
 			diags = append(diags, c.selectorWarnings(xck)...)
+			diags = append(diags, c.callArity(xck)...)
 		}
 	}
 	diags = append(diags, c.depErrs[before:]...)

@@ -14,7 +14,9 @@
 // vet does: in-package tests with the package, external tests after it. Every
 // constant selector passed to darwinkit's objc.Sel is also looked up in
 // darwinkit's sources and a short Apple list, and an unknown one is
-// reported as a warning.
+// reported as a warning; an objc.Call whose constant selector takes a
+// different number of arguments (one per colon) than it is given is an
+// error.
 //
 // Usage, from anywhere inside the module:
 //
