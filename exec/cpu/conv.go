@@ -85,7 +85,7 @@ func kConv(c *call) error {
 	if err != nil {
 		return err
 	}
-	xv, wv := loadF(x), loadF(wt)
+	xv, wv := loadFPar(x, c.threads), loadFPar(wt, c.threads)
 	var bv []float64
 	if c.nin() == 3 {
 		bv = loadF(c.in(2))
@@ -98,7 +98,7 @@ func kConv(c *call) error {
 	}
 	if K, P := Cg*KH*KW, OH*OW; K*P <= maxIm2col {
 		convIm2col(threads, xv, wv, bv, out, N, C, H, W, M, g, KH, KW, OH, OW, win)
-		storeF(y, out)
+		storeFPar(y, out, threads)
 		return nil
 	}
 	parallelFor(threads, N*M, func(lo, hi int64) {

@@ -87,9 +87,9 @@ func kMatMul(c *call) error {
 	if nb*m*n != y.numel() {
 		return kernelErr(c, "output %v does not hold %d x %d x %d", y.shape, nb, m, n)
 	}
-	av := loadF(a.broadcastTo(append(append([]int64{}, batch...), m, k)))
-	bv := loadF(b.broadcastTo(append(append([]int64{}, batch...), k, n)))
-	storeF(y, matmulCore(c.threads, nb, m, k, n, av, bv))
+	av := loadFPar(a.broadcastTo(append(append([]int64{}, batch...), m, k)), c.threads)
+	bv := loadFPar(b.broadcastTo(append(append([]int64{}, batch...), k, n)), c.threads)
+	storeFPar(y, matmulCore(c.threads, nb, m, k, n, av, bv), c.threads)
 	return nil
 }
 
@@ -114,7 +114,7 @@ func kGemm(c *call) error {
 	if b.shape[0] != k || y.shape[0] != m || y.shape[1] != n {
 		return kernelErr(c, "shapes %v x %v -> %v", a.shape, b.shape, y.shape)
 	}
-	av, bv := loadF(a), loadF(b)
+	av, bv := loadFPar(a, c.threads), loadFPar(b, c.threads)
 	res := matmulCore(c.threads, 1, m, k, n, av, bv)
 	alpha, beta := at.GetFloat("alpha", 1), at.GetFloat("beta", 1)
 	var cv []float64
@@ -127,6 +127,6 @@ func kGemm(c *call) error {
 			res[i] += beta * cv[i]
 		}
 	}
-	storeF(y, res)
+	storeFPar(y, res, c.threads)
 	return nil
 }

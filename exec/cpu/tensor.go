@@ -309,3 +309,40 @@ func storeFRange(t tensor, lo int64, v []float64) {
 func storeIRange(t tensor, lo int64, v []int64) {
 	t.forRange(lo, lo+int64(len(v)), func(k, p int64) { setI(t.buf[p:], t.dt, v[k-lo]) })
 }
+
+// loadFPar is loadF split over threads chunks of the row-major order.
+func loadFPar(t tensor, threads int) []float64 {
+	n := t.numel()
+	if threads <= 1 || n < 1<<14 {
+		return loadF(t)
+	}
+	out := make([]float64, n)
+	chunk := (n + int64(threads) - 1) / int64(threads)
+	parallelFor(threads, int64(threads), func(lo, hi int64) {
+		for c := lo; c < hi; c++ {
+			a, b := c*chunk, min((c+1)*chunk, n)
+			if a < b {
+				copy(out[a:b], loadFRange(t, a, b))
+			}
+		}
+	})
+	return out
+}
+
+// storeFPar is storeF split over threads chunks of the row-major order.
+func storeFPar(t tensor, v []float64, threads int) {
+	n := int64(len(v))
+	if threads <= 1 || n < 1<<14 {
+		storeF(t, v)
+		return
+	}
+	chunk := (n + int64(threads) - 1) / int64(threads)
+	parallelFor(threads, int64(threads), func(lo, hi int64) {
+		for c := lo; c < hi; c++ {
+			a, b := c*chunk, min((c+1)*chunk, n)
+			if a < b {
+				storeFRange(t, a, v[a:b])
+			}
+		}
+	})
+}
