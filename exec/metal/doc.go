@@ -5,11 +5,12 @@
 // exactly where memranges put the program's barriers.
 //
 // The package is split so that Linux can test it. Everything that decides
-// what to encode is platform-neutral: Plan (plan.go, plan_ops.go) turns a
-// dispatch into launches (kernel, argument struct, bindings, thread count),
-// and the Backend and its encoder (encode.go) replay them, with barriers,
-// onto a small command interface. The darwin files (metal_darwin.go,
-// device_darwin.go; `//go:build darwin && cgo`) implement that interface
+// what to encode is platform-neutral: Plan (plan.go, plan_linear.go,
+// plan_rows.go, plan_data.go) turns a dispatch into launches (kernel,
+// argument struct, bindings, thread count), and the Backend and its encoder
+// (encode.go) replay them, with barriers, onto a small command interface.
+// The darwin files (metal_darwin.go, commands_darwin.go, device_darwin.go;
+// `//go:build darwin && cgo`) implement that interface
 // with darwinkit and only forward: the device from MTLCreateSystemDefaultDevice,
 // a command queue, shared untracked buffers, pipelines compiled at first use
 // from the embedded MSL sources (kernels/*.metal), commit and wait with
