@@ -338,4 +338,3 @@ func checkRun(prog *exec.Program, plan *planner.Plan, dev *fakeDevice, c *fakeCo
 	}
 	return errs
 }
-
