@@ -89,7 +89,7 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	res := &SearchResult{Offsets: m.best, Arena: m.arena, LB: m.lb,
 		Method: m.method, Optimal: m.arena <= m.proven, Nodes: m.nodes}
 	if err := VerifyPlacement(bufs, res.Offsets); err != nil {
-		return nil, fmt.Errorf("planner: search produced an invalid placement: %w", err)
+		return nil, fmt.Errorf("planner: search produced an invalid placement (%s): %w", res.Method, err)
 	}
 	return res, nil
 }
@@ -217,9 +217,10 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 // that found it.
 func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 	p := Portfolio().(*portfolio)
-	off, k, err := p.placeBest(context.WithoutCancel(ctx), bufs)
+	off, k, err := p.placeBest(ctx, bufs)
 	if err != nil {
-		// Unreachable for validated buffers; stack them as a last resort.
+		// Cancelled before any member finished: stack the buffers, the
+		// only placement available at once.
 		off = make([]int64, len(bufs))
 		var base int64
 		for i, b := range bufs {
