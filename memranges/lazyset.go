@@ -15,15 +15,17 @@ package memranges
 //	add read [8192,12192)   log: [8192,12192)           span [8192,12192)
 //	add read [4096,8096)    log: + [4096,8096)          span [4096,12192)
 //	query write [0,4000)    outside the span: sorted set only, log kept
-//	query write [5000,5008) inside the span: log merged into the set, then
-//	                        one binary search
+//	query write [5000,5008) inside the span: the log is scanned (or, past
+//	                        the scan budget below, sorted into the set)
 //
-// Writes are queried by every dispatch, and the writes of one group lie
-// inside each other's span, so the span alone rarely helps them. The
-// filter does: the pages of every recorded range are marked, and a query
-// that meets no marked page is answered "no overlap" at once. A group's
-// writes never overlap each other (that would be a barrier), so in a group
-// of wide, page-disjoint writes nothing is ever sorted.
+// Writes are queried by every dispatch, and when a group writes its slots
+// out of address order they lie inside each other's span, so the span
+// alone does not help them. The filter does: a query inside the span first
+// marks the pages of the ranges logged since the last such query, and a
+// query that meets no marked page is answered "no overlap" at once. A
+// group's writes never overlap each other (that would be a barrier), so in
+// a group of page-disjoint writes nothing is ever sorted; and a group whose
+// queries all fall outside the span never marks a page.
 //
 // A query that passes the filter and falls inside the span first scans
 // the log linearly, while the scans so far have compared at most
@@ -32,10 +34,11 @@ package memranges
 // without sorting anything. Past the budget the log is merged into the
 // sorted set and queries binary-search it.
 //
-// Costs: add is O(1) plus the filter's bounded marking; linear scans cost
-// O(1) amortised per add (the budget); each logged range is merged at most
-// once, at the cost of an ivset add. So a lazyset does at most what an
-// eager ivset does, plus O(1) per add.
+// Costs: add is O(1); each range is marked at most once, in a bounded
+// number of word operations; linear scans cost O(1) amortised per add (the
+// budget); each logged range is merged at most once, at the cost of an
+// ivset add. So a lazyset does at most what an eager ivset does, plus O(1)
+// per add.
 type lazyset struct {
 	set          ivset
 	log          []int64 // lo, hi pairs in arrival order
@@ -45,6 +48,7 @@ type lazyset struct {
 	logged, scanned int
 	filtered        bool
 	filter          pageset
+	marked          int // log[:marked] is in the filter
 }
 
 // scanBudget is how many log comparisons per added range linear scans may
@@ -60,19 +64,23 @@ func (s *lazyset) add(lo, hi int64) {
 	}
 	s.log = append(s.log, lo, hi)
 	s.logged++
-	if s.filtered {
-		s.filter.mark(lo, hi)
-	}
 }
 
 // overlaps answers like ivset.overlaps. The filter and span tests use the
 // ggml form (a recorded [a,b) can matter only if a <= hi && b > lo), which
 // is conservative for the exact mode too.
 func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
-	if s.filtered && !s.filter.maybe(lo, hi) {
-		return false
-	}
 	if len(s.log) > 0 && s.minLo <= hi && s.maxHi > lo {
+		if s.filtered {
+			// Pages are marked on the first query that needs them, so a
+			// set that is never queried inside its span never marks.
+			for ; s.marked < len(s.log); s.marked += 2 {
+				s.filter.mark(s.log[s.marked], s.log[s.marked+1])
+			}
+			if !s.filter.maybe(lo, hi) {
+				return false // every recorded range, logged or sorted, is marked
+			}
+		}
 		if n := len(s.log) / 2; s.scanned+n <= scanBudget*s.logged {
 			// Scan the log: cheap while the budget lasts, and the usual
 			// case is one scan that finds the conflict ending the group.
@@ -87,7 +95,7 @@ func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
 		for i := 0; i < len(s.log); i += 2 {
 			s.set.add(s.log[i], s.log[i+1])
 		}
-		s.log = s.log[:0]
+		s.log, s.marked = s.log[:0], 0
 	}
 	return s.set.overlaps(m, lo, hi)
 }
@@ -96,6 +104,6 @@ func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
 func (s *lazyset) reset() {
 	s.set.reset()
 	s.log = s.log[:0]
-	s.logged, s.scanned = 0, 0
+	s.logged, s.scanned, s.marked = 0, 0, 0
 	s.filter.reset()
 }
