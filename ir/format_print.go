@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 )
 
@@ -145,49 +144,6 @@ func printNode(b *bytes.Buffer, i int, n *Node) error {
 	}
 	b.WriteString("}")
 	return nil
-}
-
-func writeAttr(b *bytes.Buffer, a Attr) error {
-	switch a.Kind {
-	case AttrInt:
-		fmt.Fprintf(b, "{\"int\": %d}", a.Int)
-	case AttrInts:
-		b.WriteString("{\"ints\": ")
-		writeInts(b, a.Ints)
-		b.WriteString("}")
-	case AttrFloat:
-		b.WriteString("{\"float\": ")
-		b.WriteString(formatFloat(a.Float))
-		b.WriteString("}")
-	case AttrFloats:
-		b.WriteString("{\"floats\": [")
-		for i, f := range a.Floats {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(formatFloat(f))
-		}
-		b.WriteString("]}")
-	case AttrString:
-		fmt.Fprintf(b, "{\"str\": %s}", quote(a.Str))
-	default:
-		return fmt.Errorf("kind %d: %w", a.Kind, ErrAttr)
-	}
-	return nil
-}
-
-// formatFloat writes the shortest decimal that reads back as f, or a string
-// for the values JSON numbers cannot hold.
-func formatFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return `"inf"`
-	case math.IsInf(f, -1):
-		return `"-inf"`
-	case math.IsNaN(f):
-		return `"nan"`
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // writeInts writes a list of integers as [1, 2, 3].

@@ -23,18 +23,11 @@ package ir
 //  6. dependencies: no cycle among nodes (through view chains);
 //  7. the explicit schedule, if any, respects every dependency.
 //
-// View bounds, worked: a root f32[4,8] has 128 bytes. The view
-// {base: root, offset: 4, strides: [32, 8]} of shape f32[4,4] addresses bytes
-// from 4 (index [0,0]) to 4 + 3*32 + 3*8 + 4 = 128 (exclusive, index [3,3]
-// plus one element): inside. With offset 8 it would end at 132: out of bounds.
-// The check computes the lowest and highest addressed byte over the whole
-// index box (negative strides count toward the low end), so it covers every
-// element without visiting any.
+// View bounds are checked in validate_views.go.
 
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 )
 
@@ -228,142 +221,6 @@ func (c *checker) producers() {
 	}
 }
 
-// bound is far beyond any valid offset (MaxBytes is 2^48); arithmetic on
-// offsets saturates there so that it cannot overflow int64.
-const bound = int64(1) << 56
-
-func satAdd(a, b int64) int64 {
-	s := a + b
-	switch {
-	case s > bound || (a > 0 && b > 0 && s < 0):
-		return bound
-	case s < -bound || (a < 0 && b < 0 && s > 0):
-		return -bound
-	}
-	return s
-}
-
-// satMul returns n*s saturated to [-bound, bound], for n >= 0.
-func satMul(n, s int64) int64 {
-	neg := s < 0
-	if neg {
-		s = -s // s >= -2^63+1 after the caller's clamp
-	}
-	hi, lo := bits.Mul64(uint64(n), uint64(s))
-	p := bound
-	if hi == 0 && lo < uint64(bound) {
-		p = int64(lo)
-	}
-	if neg {
-		return -p
-	}
-	return p
-}
-
-func clamp(x int64) int64 { return max(-bound, min(bound, x)) }
-
-func (c *checker) views() {
-	g := c.g
-	n := len(g.Values)
-	c.chainOK = make([]bool, n)
-	c.root = make([]ValueID, n)
-	c.off = make([]int64, n)
-	state := make([]uint8, n) // 0 new, 1 on the current path, 2 done
-	var path []ValueID
-	for i := range g.Values {
-		path = path[:0]
-		cur := ValueID(i)
-		// Walk to a root, a resolved value, or trouble.
-		for {
-			v := g.Value(cur)
-			if v == nil || state[cur] == 2 {
-				break
-			}
-			if state[cur] == 1 { // cycle: report once, at its smallest member
-				k := slices.Index(path, cur)
-				cyc := slices.Clone(path[k:])
-				least := slices.Min(cyc)
-				c.valueErr(least, "view chain %v returns to itself: %w", cyc, ErrCycle)
-				break
-			}
-			state[cur] = 1
-			path = append(path, cur)
-			if v.View == nil {
-				c.chainOK[cur], c.root[cur], c.off[cur] = true, cur, 0
-				break
-			}
-			base := v.View.Base
-			if g.Value(base) == nil {
-				c.valueErr(cur, "view of value %d, which is not defined: %w", base, ErrUndefined)
-				break
-			}
-			cur = base
-		}
-		// Resolve the path backwards from its end.
-		for j := len(path) - 1; j >= 0; j-- {
-			p := path[j]
-			state[p] = 2
-			v := g.Values[p]
-			if v.View == nil {
-				continue
-			}
-			b := v.View.Base
-			if g.Value(b) != nil && c.chainOK[b] {
-				c.chainOK[p], c.root[p], c.off[p] = true, c.root[b], satAdd(c.off[b], clamp(v.View.OffsetBytes))
-			}
-		}
-	}
-	for i, v := range g.Values {
-		if v != nil && v.View != nil && c.chainOK[i] && c.okVal[i] && c.okVal[c.root[i]] {
-			c.viewBounds(ValueID(i), v)
-		}
-	}
-}
-
-// viewBounds checks that every byte view v addresses lies inside its root.
-func (c *checker) viewBounds(id ValueID, v *Value) {
-	elem := v.DType.Size()
-	strides := v.View.StridesBytes
-	if strides == nil {
-		strides = ContiguousStrides(v.Shape, elem)
-	}
-	if len(strides) != len(v.Shape) {
-		c.valueErr(id, "%d strides for rank %d: %w", len(strides), len(v.Shape), ErrShape)
-		return
-	}
-	rootSize := c.size[c.root[id]]
-	start := c.off[id]
-	where := fmt.Sprintf("view of root %s", c.valueName(c.root[id]))
-	if start%elem != 0 {
-		c.valueErr(id, "%s starts at byte %d, not a multiple of the %v element size %d: %w", where, start, v.DType, elem, ErrViewBounds)
-		return
-	}
-	for k, s := range strides {
-		if s%elem != 0 && v.Shape[k] > 1 {
-			c.valueErr(id, "stride %d of %d bytes is not a multiple of the %v element size %d: %w", k, s, v.DType, elem, ErrViewBounds)
-			return
-		}
-	}
-	if slices.Contains(v.Shape, 0) { // addresses nothing; its start must still be inside
-		if start < 0 || start > rootSize {
-			c.valueErr(id, "empty %s starts at byte %d, outside [0, %d): %w", where, start, rootSize, ErrViewBounds)
-		}
-		return
-	}
-	lo, hi := start, satAdd(start, elem)
-	for k, d := range v.Shape {
-		span := satMul(d-1, clamp(strides[k]))
-		if span < 0 {
-			lo = satAdd(lo, span)
-		} else {
-			hi = satAdd(hi, span)
-		}
-	}
-	if lo < 0 || hi > rootSize {
-		c.valueErr(id, "%s addresses bytes [%d, %d), outside [0, %d): %w", where, lo, hi, rootSize, ErrViewBounds)
-	}
-}
-
 func (c *checker) types() {
 	g := c.g
 	for i, n := range g.Nodes {
@@ -550,6 +407,18 @@ func (c *checker) dependencies() {
 func (c *checker) schedule() {
 	if c.g.Order == nil || c.cyclic {
 		return
+	}
+	// Dependencies are only well defined on a sound structure; a broken
+	// reference or view chain has been reported already.
+	for i, n := range c.g.Nodes {
+		if n == nil || !c.okNode[i] {
+			return
+		}
+	}
+	for i, v := range c.g.Values {
+		if v == nil || !c.chainOK[i] {
+			return
+		}
 	}
 	if err := c.g.CheckSchedule(c.g.Order); err != nil {
 		c.errs = append(c.errs, err)
