@@ -1,0 +1,185 @@
+package planner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// srchInput12 is minimalloc's 5-buffer example; its optimum is 12.
+func srchInput12() []Buffer {
+	return []Buffer{
+		{ID: 1, Start: 0, End: 3, Size: 4},
+		{ID: 2, Start: 3, End: 9, Size: 4},
+		{ID: 3, Start: 0, End: 9, Size: 4},
+		{ID: 4, Start: 9, End: 21, Size: 4},
+		{ID: 5, Start: 0, End: 21, Size: 4},
+	}
+}
+
+func ExampleSearch() {
+	res, err := Search(context.Background(), srchInput12(), SearchConfig{Budget: time.Second})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("arena", res.Arena, "LB", res.LB, "optimal", res.Optimal)
+	// Output: arena 12 LB 12 optimal true
+}
+
+// TestSearchCancelled: a cancelled context returns at once with a verified
+// placement, whatever the budget.
+func TestSearchCancelled(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		bufs, _ := srchGenPacked(t, 60)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		done := make(chan *SearchResult, 1)
+		go func() {
+			res, err := Search(ctx, bufs, SearchConfig{Budget: time.Hour})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- res
+		}()
+		select {
+		case res := <-done:
+			if res == nil {
+				return
+			}
+			if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+				t.Fatalf("cancelled search returned an invalid placement: %v", err)
+			}
+		case <-time.After(time.Minute):
+			// A budget of an hour was not cut short by the cancel.
+			t.Fatal("cancelled search did not return")
+		}
+	})
+}
+
+// TestSearchBudgetEnds: a search that cannot prove its result ends by its
+// budget, not by exhausting the tree: with a one-hour tree and a tiny
+// budget it returns, verified and no worse than the portfolio.
+func TestSearchBudgetEnds(t *testing.T) {
+	bufs := srchLoadDSA(t, "challenging/D.1048576.csv")
+	done := make(chan struct{})
+	var res *SearchResult
+	var err error
+	go func() {
+		defer close(done)
+		res, err = Search(context.Background(), bufs, SearchConfig{Budget: 200 * time.Millisecond})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("search ignored its budget")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, perr := Portfolio().Place(context.Background(), bufs)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if res.Arena > ArenaSize(bufs, port) {
+		t.Fatalf("search %d worse than portfolio %d", res.Arena, ArenaSize(bufs, port))
+	}
+	if res.Optimal {
+		t.Fatal("D cannot be proven optimal in 200ms")
+	}
+}
+
+// TestSearchProperties: on random instances (with fixed buffers and
+// alignment) the search verifies, never loses to the portfolio, respects
+// LB <= arena, and is deterministic when it proves optimality.
+func TestSearchProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		bufs := srchGenSmall(t, 12)
+		// Fix a prefix of the buffers at a stacked, valid placement.
+		nfix := rapid.IntRange(0, 2).Draw(t, "fixed")
+		var top int64
+		for i := 0; i < nfix && i < len(bufs); i++ {
+			a := alignOf(&bufs[i])
+			bufs[i].Fixed, bufs[i].Offset = true, alignUp(top, a)
+			top = bufs[i].Offset + bufs[i].Size
+		}
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+			t.Fatalf("invalid: %v", err)
+		}
+		port, err := Portfolio().Place(context.Background(), bufs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Arena > ArenaSize(bufs, port) || res.Arena < res.LB || res.Arena != ArenaSize(bufs, res.Offsets) {
+			t.Fatalf("arena %d, portfolio %d, LB %d", res.Arena, ArenaSize(bufs, port), res.LB)
+		}
+		if res.Optimal {
+			again, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second})
+			if err != nil || !slices.Equal(again.Offsets, res.Offsets) {
+				t.Fatalf("not deterministic: %v vs %v (%v)", res.Offsets, again.Offsets, err)
+			}
+		}
+	})
+}
+
+// TestSearchFixedObstacles: free buffers fill the gaps between fixed ones.
+//
+//	8 | F2 ....
+//	4 |    gap: free buffer of 4 fits here under F2? no: F1 [0,4) is below
+//	0 | F1 ....
+func TestSearchFixedObstacles(t *testing.T) {
+	bufs := []Buffer{
+		{ID: 0, Start: 0, End: 10, Size: 4, Fixed: true, Offset: 0},
+		{ID: 1, Start: 0, End: 10, Size: 4, Fixed: true, Offset: 8},
+		{ID: 2, Start: 2, End: 5, Size: 4},
+		{ID: 3, Start: 5, End: 8, Size: 4},
+	}
+	res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Arena != 12 || res.Offsets[2] != 4 || res.Offsets[3] != 4 || !res.Optimal {
+		t.Fatalf("got arena %d offsets %v optimal %v", res.Arena, res.Offsets, res.Optimal)
+	}
+}
+
+// TestSearchProgress: a search that runs past a second prints progress.
+func TestSearchProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for over a second")
+	}
+	bufs := srchLoadDSA(t, "challenging/J.1048576.csv")
+	var buf bytes.Buffer
+	if _, err := Search(context.Background(), bufs, SearchConfig{Budget: 1500 * time.Millisecond, Progress: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "search: best") || !strings.Contains(buf.String(), "LB 989184") {
+		t.Fatalf("progress %q", buf.String())
+	}
+}
+
+// TestSearchRejectsInvalid: malformed buffers are an error, not a panic.
+func TestSearchRejectsInvalid(t *testing.T) {
+	_, err := Search(context.Background(), []Buffer{{Start: 3, End: 1, Size: 4}}, SearchConfig{})
+	if err == nil || !strings.Contains(err.Error(), "planner") {
+		t.Fatalf("err %v", err)
+	}
+	p, err := PlacerByName("search", Options{TimeBudget: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := p.Place(context.Background(), srchInput12())
+	if err != nil || ArenaSize(srchInput12(), off) != 12 {
+		t.Fatalf("search placer: %v %v", off, err)
+	}
+}
