@@ -1,17 +1,12 @@
 package cpu
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/ir"
 )
-
-// ErrKernel is a failure inside a kernel on this run's data (a Gather index
-// out of range, an integer division by zero) or attributes it cannot use.
-var ErrKernel = errors.New("kernel failure")
 
 // call is one dispatch's run: its bindings resolved against the memory.
 type call struct {
