@@ -28,12 +28,17 @@ func (s *spanSet) search(x int64, from int) int {
 }
 
 // insert adds [lo, hi) to the set, merging spans it overlaps or touches.
-func (s *spanSet) insert(lo, hi int64) {
+// It reports whether the set already held all of [lo, hi) (and so did not
+// change).
+func (s *spanSet) insert(lo, hi int64) bool {
 	if lo >= hi {
-		return
+		return true
 	}
 	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
 	i := s.search(lo-1, 0)
+	if i < len(s.lo) && s.lo[i] <= lo && hi <= s.hi[i] {
+		return true
+	}
 	j := i
 	for j < len(s.lo) && s.lo[j] <= hi {
 		j++
@@ -44,7 +49,7 @@ func (s *spanSet) insert(lo, hi int64) {
 		copy(s.lo[i+1:], s.lo[i:])
 		copy(s.hi[i+1:], s.hi[i:])
 		s.lo[i], s.hi[i] = lo, hi
-		return
+		return false
 	}
 	s.lo[i] = min(s.lo[i], lo)
 	s.hi[i] = max(s.hi[j-1], hi)
@@ -52,6 +57,7 @@ func (s *spanSet) insert(lo, hi int64) {
 		s.lo = append(s.lo[:i+1], s.lo[j:]...)
 		s.hi = append(s.hi[:i+1], s.hi[j:]...)
 	}
+	return false
 }
 
 // startAt returns the start of span j, or math.MaxInt64 past the end.

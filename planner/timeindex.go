@@ -129,9 +129,16 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 	ix.tick()
 	for _, c := range ix.nodes {
 		ix.set(&ix.cover[c]).insert(lo, hi)
+		// sub(parent) contains sub(child), so once an ancestor already
+		// holds [lo, hi) every ancestor above it does too.
 		for n := c; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			ix.set(&ix.sub[n]).insert(lo, hi)
+			if ix.set(&ix.sub[n]).insert(lo, hi) {
+				for m := n >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
+					ix.stamp[m] = ix.clock
+				}
+				break
+			}
 		}
 	}
 }
