@@ -17,7 +17,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-var e2eCount = flag.Int("e2e.count", 40, "random graphs per mode in the end-to-end property test")
+var e2eCount = flag.Int("e2e.count", 100, "random graphs per mode in the end-to-end property test")
 
 // tb is what the helpers need from *testing.T and *rapid.T.
 type tb interface {

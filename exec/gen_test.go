@@ -9,6 +9,13 @@ import (
 	"pgregory.net/rapid"
 )
 
+// f32le returns the little-endian bytes of one float32.
+func f32le(v float32) []byte {
+	b := make([]byte, 4)
+	binary.LittleEndian.PutUint32(b, math.Float32bits(v))
+	return b
+}
+
 // genGraph draws a random graph of square [n n] f32 tensors that exercises
 // what the planner and the barriers must get right:
 //
@@ -19,7 +26,8 @@ import (
 //   - views: explicit transposed views (strided, no node), Reshape round
 //     trips (view nodes), and row Slices (contiguous views, broadcast back);
 //   - multi-output nodes (Split then Concat) and whole-tensor readers
-//     (MatMul, Softmax) that conflict with everything they read.
+//     (MatMul, Softmax) that conflict with everything they read;
+//   - other dtypes in the arena: bool (Greater, Where) and i64 (Cast, Mul).
 func genGraph(t *rapid.T) *ir.Graph {
 	n := int64(rapid.SampledFrom([]int{2, 4}).Draw(t, "n"))
 	b := ir.NewBuilder("random")
@@ -42,7 +50,7 @@ func genGraph(t *rapid.T) *ir.Graph {
 	for s := range steps {
 		l := fmt.Sprintf("s%d", s)
 		var v ir.ValueID
-		switch rapid.IntRange(0, 8).Draw(t, l+"op") {
+		switch rapid.IntRange(0, 10).Draw(t, l+"op") {
 		case 0:
 			v = b.Op(rapid.SampledFrom([]string{"Relu", "Neg", "Sigmoid", "Tanh"}).Draw(t, l+"unary"), nil, pick(l+"a"))
 		case 1, 2:
@@ -67,6 +75,13 @@ func genGraph(t *rapid.T) *ir.Graph {
 				parts[0], parts[1] = parts[1], parts[0]
 			}
 			v = b.Op("Concat", ir.Attrs{"axis": ir.Int(1)}, parts...)
+		case 9: // a bool tensor (1-byte elements) in the arena, then Where
+			a, c := pick(l+"a"), pick(l+"b")
+			v = b.Op("Where", nil, b.Op("Greater", nil, a, c), a, c)
+		case 10: // an i64 detour: scale, truncate, multiply, back to f32
+			x := b.Op("Mul", nil, pick(l+"a"), b.Constant(fmt.Sprintf("k%d", s), ir.F32, f32le(8), 1))
+			i := b.Op("Cast", ir.Attrs{"to": ir.Str("i64")}, x)
+			v = b.Op("Cast", ir.Attrs{"to": ir.Str("f32")}, b.Op("Mul", nil, i, i))
 		}
 		vals = append(vals, v)
 	}
