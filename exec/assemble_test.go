@@ -1,10 +1,13 @@
 package exec_test
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
 )
 
@@ -80,5 +83,34 @@ func TestRunRejectsMissingInput(t *testing.T) {
 	}
 	if _, err := exec.RunOnce(t.Context(), backends()["concurrent"], p, map[ir.ValueID][]byte{0: make([]byte, 3)}, exec.RunOptions{}); !errors.Is(err, exec.ErrInput) {
 		t.Fatalf("short input: got %v, want ErrInput", err)
+	}
+}
+
+// TestRunCancelled: a context cancelled during the first group stops the
+// run before the next group starts, with the context's error.
+func TestRunCancelled(t *testing.T) {
+	g := rawChain(t)
+	p, err := exec.Reference(g) // serial: one group per dispatch
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := exec.RandomInputs(g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := 0
+	be := cpu.New(cpu.Options{BeforeDispatchForTesting: func(d *exec.Dispatch) {
+		ran++
+		if d.Index == 0 {
+			cancel()
+			time.Sleep(10 * time.Millisecond) // let Wait see the cancellation
+		}
+	}})
+	if _, err := exec.RunOnce(ctx, be, p, in, exec.RunOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if ran >= len(p.Dispatches) {
+		t.Errorf("all %d dispatches ran after the cancellation", ran)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/memplan/memplan/ir"
@@ -12,8 +13,9 @@ import (
 
 // Executable is a program loaded on a backend: buffers allocated, kernels
 // prepared, weights and constants with data uploaded. Run it any number of
-// times, one run at a time; Close frees the buffers.
+// times; concurrent Runs are serialised. Close frees the buffers.
 type Executable struct {
+	mu      sync.Mutex // one run at a time
 	prog    *Program
 	be      Backend
 	mem     Memory
@@ -121,6 +123,8 @@ func NeedsData(g *ir.Graph) []ir.ValueID {
 // NeedsData must be present), encodes the dispatches with barriers, waits,
 // and reads the graph outputs back.
 func (x *Executable) Run(ctx context.Context, inputs map[ir.ValueID][]byte, opts RunOptions) (*Result, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if x.mem == nil {
 		return nil, ErrClosed
 	}
@@ -169,7 +173,7 @@ func (x *Executable) Run(ctx context.Context, inputs map[ir.ValueID][]byte, opts
 	x.record(opts.Profiler, t0, wall, tim)
 	res := &Result{Outputs: map[ir.ValueID][]byte{}, Wall: wall, Timings: tim}
 	for _, id := range g.ValuesWith(ir.FlagOutput) {
-		out, err := x.Read(id)
+		out, err := x.read(id)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -183,6 +187,12 @@ func (x *Executable) Run(ctx context.Context, inputs map[ir.ValueID][]byte, opts
 // gathered through its strides. Values that a plan shares may hold a later
 // value's bytes: only outputs (and inputs) are meaningful after a run.
 func (x *Executable) Read(id ir.ValueID) ([]byte, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.read(id)
+}
+
+func (x *Executable) read(id ir.ValueID) ([]byte, error) {
 	if x.mem == nil {
 		return nil, ErrClosed
 	}
@@ -271,6 +281,8 @@ func (x *Executable) record(p *profile.Profiler, t0 time.Time, wall time.Duratio
 
 // Close releases the buffers. Closing twice is harmless.
 func (x *Executable) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if x.mem == nil {
 		return nil
 	}

@@ -164,6 +164,7 @@ type encoder struct {
 	err     error
 	timings exec.Timings
 	t0      time.Time
+	stop    atomic.Bool // set when Wait's context ends: no further group starts
 }
 
 // NewEncoder opens a command list over mem (from this backend's Alloc).
@@ -215,10 +216,11 @@ func (e *encoder) Wait(ctx context.Context) (*exec.Timings, error) {
 	select {
 	case <-e.done:
 	case <-ctx.Done():
-		// The groups keep running into memory the caller still owns; wait
-		// for them so no goroutine outlives the run, then report ctx.
+		// No further group starts; the running one finishes (kernels are
+		// not interruptible) so no goroutine outlives the run.
+		e.stop.Store(true)
 		<-e.done
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("cpu: run cancelled: %w", ctx.Err())
 	}
 	if e.err != nil {
 		return nil, e.err
@@ -227,7 +229,10 @@ func (e *encoder) Wait(ctx context.Context) (*exec.Timings, error) {
 }
 
 func (e *encoder) runAll() error {
-	for _, g := range e.groups {
+	for i, g := range e.groups {
+		if e.stop.Load() {
+			return fmt.Errorf("cpu: stopped before group %d of %d: %w", i, len(e.groups), context.Canceled)
+		}
 		start := time.Since(e.t0).Nanoseconds()
 		if err := e.runGroup(g); err != nil {
 			return err
