@@ -47,9 +47,7 @@ package planner
 // and b2 to 8 above b3: every floor plus remaining total stays at 12.
 
 import (
-	"context"
 	"slices"
-	"time"
 )
 
 // srchStatus is the outcome of one exact attempt.
@@ -182,7 +180,10 @@ type srchRun struct {
 	stamp    []uint32 // per section: last branch that refreshed its floor
 	epoch    uint32
 	nodes    int64
-	work     int64 // branches tried, for stop checks
+	work     int64   // branches tried, for stop checks
+	rekey    []uint8 // key chain for re-ranking split parts; nil keeps ranks
+	curTot   []int64
+	ordBuf   []int32
 	limit    int64
 	stop     func() bool
 	stopped  bool
@@ -195,7 +196,8 @@ func newSrchRun(in *srchInst) *srchRun {
 		minOff: make([]int64, n), floor: make([]int64, in.nsec),
 		total: make([]int64, in.nsec), cuts: make([]int32, in.nsec),
 		trail: make([]srchTrail, 0, 1024), stack: make([]int32, 0, 8*n+64),
-		sol: make([]int64, n), stamp: make([]uint32, in.nsec)}
+		sol: make([]int64, n), stamp: make([]uint32, in.nsec),
+		curTot: make([]int64, n), ordBuf: make([]int32, 0, n)}
 }
 
 // lift returns the lowest offset >= o, aligned for buffer k, that collides
@@ -224,7 +226,7 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 // node limit; on srchFound, r.sol holds the offsets.
 func (r *srchRun) solve(cap int64, rank []int32, limit int64) srchStatus {
 	in := r.in
-	r.cap, r.limit, r.nodes = cap, limit, 0
+	r.cap, r.limit, r.nodes, r.stopped = cap, limit, 0, false
 	copy(r.rank, rank)
 	for k := range in.n {
 		r.off[k] = -1
@@ -460,10 +462,79 @@ func (r *srchRun) subPart(part []int32, lo, hi int32, lastOff int64, lastRank in
 	sub := r.stack[base:len(r.stack):len(r.stack)]
 	st := srchFound
 	if len(sub) > 0 {
-		st = r.search(sub, lo, hi, lastOff, lastRank)
+		if r.rekey != nil && len(sub) > 1 {
+			// Rank the part afresh, with the totals still to place: the
+			// rank tie-break of the parent no longer applies.
+			saved := len(r.stack)
+			for _, k := range sub {
+				r.stack = append(r.stack, r.rank[k])
+			}
+			r.rerank(sub)
+			st = r.search(sub, lo, hi, lastOff, -1)
+			for j, k := range sub {
+				r.rank[k] = r.stack[saved+j]
+			}
+		} else {
+			st = r.search(sub, lo, hi, lastOff, lastRank)
+		}
 	}
 	r.stack = r.stack[:base]
 	return st
+}
+
+// rerank gives the buffers of sub the ranks 0.. under r.rekey, with the
+// section totals taken from what is still unplaced.
+func (r *srchRun) rerank(sub []int32) {
+	in := r.in
+	for _, k := range sub {
+		var t int64
+		for s := in.sLo[k]; s < in.sHi[k]; s++ {
+			t = max(t, r.total[s])
+		}
+		r.curTot[k] = t
+	}
+	ord := r.ordBuf[:0]
+	ord = append(ord, sub...)
+	slices.SortFunc(ord, func(a, b int32) int {
+		for _, key := range r.rekey {
+			var c int
+			switch key {
+			case srchKeyWidth:
+				c = cmpI64(in.end[b]-in.start[b], in.end[a]-in.start[a])
+			case srchKeyArea:
+				c = cmpI64(in.size[b]*(in.end[b]-in.start[b]), in.size[a]*(in.end[a]-in.start[a]))
+			case srchKeyTotal:
+				c = cmpI64(r.curTot[b], r.curTot[a])
+			case srchKeySize:
+				c = cmpI64(in.size[b], in.size[a])
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return int(a - b)
+	})
+	for j, k := range ord {
+		r.rank[k] = int32(j)
+	}
+	r.ordBuf = ord[:0]
+}
+
+// Keys of the static orders, compared in descending order.
+const (
+	srchKeyWidth uint8 = iota
+	srchKeyArea
+	srchKeyTotal
+	srchKeySize
+)
+
+// srchOrderKeys are the key chains of srchOrders, in the same order.
+var srchOrderKeys = [][]uint8{
+	{srchKeyWidth, srchKeyArea, srchKeyTotal},
+	{srchKeyTotal, srchKeyArea, srchKeyWidth},
+	{srchKeyTotal, srchKeyWidth, srchKeyArea},
+	{srchKeyArea, srchKeyTotal, srchKeyWidth},
+	{srchKeySize, srchKeyTotal, srchKeyWidth},
 }
 
 // srchOrders returns the static orders (rank per buffer) tried in turn:
@@ -508,14 +579,4 @@ func srchOrders(in *srchInst) [][]int32 {
 		out = append(out, rank)
 	}
 	return out
-}
-
-// srchStopper returns a stop predicate for ctx and the deadline.
-func srchStopper(ctx context.Context, deadline time.Time) func() bool {
-	return func() bool {
-		if ctx.Err() != nil {
-			return true
-		}
-		return !deadline.IsZero() && time.Now().After(deadline)
-	}
 }

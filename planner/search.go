@@ -30,11 +30,18 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // srchExactMax is the largest number of free buffers searched as a whole.
 const srchExactMax = 3000
+
+// srchRekey re-ranks the parts that dynamic decomposition splits off.
+const srchRekey = true
 
 // srchDefaultBudget is the time budget when none is given.
 const srchDefaultBudget = 10 * time.Second
@@ -108,12 +115,18 @@ type srchMin struct {
 	arena    int64
 	method   string
 	nodes    int64
+	done     bool // the deadline passed or ctx is done
+	mu       sync.Mutex
 }
 
 // stop reports whether the run must end, and prints progress.
 func (m *srchMin) stop() bool {
 	now := time.Now()
-	if m.progress != nil && now.Sub(m.begin) >= time.Second && now.Sub(m.lastLine) >= time.Second {
+	if m.progress != nil && now.Sub(m.begin) >= time.Second && m.mu.TryLock() {
+		defer m.mu.Unlock()
+		if now.Sub(m.lastLine) < time.Second {
+			return m.ctx.Err() != nil || now.After(m.deadline)
+		}
 		m.lastLine = now
 		fmt.Fprintf(m.progress, "search: best %d  LB %d  gap %.4f%%  %.1fs\n",
 			m.arena, m.lb, 100*float64(m.arena-m.lb)/float64(max(m.lb, 1)), now.Sub(m.begin).Seconds())
@@ -155,45 +168,79 @@ func (m *srchMin) run() {
 // exact minimises by bisection over capacities with the exact search.
 func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 	in := newSrchInst(m.bufs, free, fixed, fixedOff)
-	r := newSrchRun(in)
-	r.stop = m.stop
 	orders := srchOrders(in)
-	// try asks for capacity c; it returns the status over all orders.
+	// One run per order, run side by side (at most GOMAXPROCS at a time).
+	runs := make([]*srchRun, len(orders))
+	var found atomic.Int32
+	for k := range runs {
+		runs[k] = newSrchRun(in)
+		if srchRekey {
+			runs[k].rekey = srchOrderKeys[k]
+		}
+		runs[k].stop = func() bool { return m.stop() || found.Load() < int32(k) }
+	}
+	workers := max(1, min(len(orders), runtime.GOMAXPROCS(0)))
+	// try asks for capacity c with every order. The lowest-numbered order
+	// that finds a placement wins, so the result does not depend on timing;
+	// a find cancels only the higher-numbered orders.
 	try := func(c int64, limit int64) srchStatus {
-		st := srchAborted
-		for _, rank := range orders {
-			if m.stop() {
-				r.stopped = true
-				return srchAborted
-			}
-			st = r.solve(c, rank, limit)
-			m.nodes = r.NodesAll
-			if st == srchFound {
+		if m.stop() {
+			m.done = true
+			return srchAborted
+		}
+		found.Store(math.MaxInt32)
+		sts := make([]srchStatus, len(orders))
+		sem := make(chan struct{}, workers)
+		var wg sync.WaitGroup
+		for k := range orders {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				if found.Load() < int32(k) {
+					sts[k] = srchAborted
+					return
+				}
+				sts[k] = runs[k].solve(c, orders[k], limit)
+				if sts[k] != srchAborted {
+					for cur := found.Load(); int32(k) < cur && !found.CompareAndSwap(cur, int32(k)); cur = found.Load() {
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		m.nodes = 0
+		for _, r := range runs {
+			m.nodes += r.NodesAll
+		}
+		for k, st := range sts {
+			switch st {
+			case srchFound:
 				off := make([]int64, len(m.bufs))
 				for i, b := range m.bufs {
 					off[i] = b.Offset
 				}
-				for k, i := range free {
-					off[i] = r.sol[k]
+				for j, i := range free {
+					off[i] = runs[k].sol[j]
 				}
 				m.accept(off, "search/exact")
 				return st
-			}
-			if st == srchInfeasible {
+			case srchInfeasible:
 				m.proven = max(m.proven, c+1)
 				return st
 			}
-			if r.stopped {
-				return st
-			}
 		}
-		return st
+		if m.stop() {
+			m.done = true
+		}
+		return srchAborted
 	}
 	// Early rounds bisect with a small node limit, so most of the first
 	// half of the budget goes to capacity LB; later rounds bisect deeply.
 	half := m.begin.Add(m.deadline.Sub(m.begin) / 2)
-	for limit := int64(max(2*in.n, 1000)); !r.stopped && m.arena > m.proven; limit *= 2 {
-		if try(m.proven, limit) == srchFound || r.stopped {
+	for limit := int64(max(2*in.n, 1000)); !m.done && m.arena > m.proven; limit *= 2 {
+		if try(m.proven, limit) == srchFound || m.done {
 			continue
 		}
 		bl := limit
@@ -201,7 +248,7 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 			bl = min(limit, int64(4*in.n))
 		}
 		lo, hi := m.proven+1, m.arena-1
-		for lo <= hi && !r.stopped {
+		for lo <= hi && !m.done {
 			mid := lo + (hi-lo)/2
 			switch try(mid, bl) {
 			case srchFound:
