@@ -26,6 +26,9 @@ import (
 // Between two barriers the dispatches of a group may run in any order or all
 // at once: the program guarantees they do not conflict. A backend that cannot
 // run concurrently may run them in order (Metal's serial-dispatch fallback).
+// A point-to-point backend (a CUDA graph, Metal fences) may ignore the
+// barriers and order dispatches by Program.Edges instead: one graph edge or
+// one event wait per edge, which never orders more than the barriers do.
 //
 // Every Binding carries its buffer index, the byte offset of its first
 // element, its bounding byte window, dtype, shape and byte strides, so a

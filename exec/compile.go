@@ -149,11 +149,12 @@ func (p *Program) Ranges() []memranges.Dispatch {
 // barrier after every dispatch (Serial), memranges' minimal barriers for
 // the current order (Inferred), or memranges' reorder followed by its
 // barriers (Reordered, which permutes Dispatches and renumbers them). The
-// result is checked with memranges.Verify.
+// barriers are checked with memranges.Verify. It also fills Edges.
 func (p *Program) Synchronize(mode Mode) error {
 	switch mode {
 	case Serial:
 		p.Mode, p.Barriers = Serial, SerialBarriers(len(p.Dispatches))
+		p.Edges = memranges.Edges(p.Ranges())
 		return nil
 	case Inferred, Reordered:
 	default:
@@ -183,6 +184,7 @@ func (p *Program) Synchronize(mode Mode) error {
 	for i, b := range bs {
 		p.Barriers[i] = b.Before
 	}
+	p.Edges = memranges.Edges(ds)
 	return nil
 }
 

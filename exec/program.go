@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/memranges"
 )
 
 // ArenaBuffer is the index of the arena in Program.Buffers.
@@ -116,6 +117,12 @@ type Program struct {
 	// Barriers lists, ascending and without repeats, the dispatch indices
 	// i (0 < i < len(Dispatches)) with a barrier right before dispatch i.
 	Barriers []int
+	// Edges are the same ordering constraints as point-to-point
+	// dependencies (From must finish before To starts): the transitive
+	// reduction of the memory-conflict DAG (memranges.Edges), for backends
+	// that order work with events or graph edges (CUDA graphs, Metal fences)
+	// instead of barriers. Set by Synchronize; nil means not computed.
+	Edges []memranges.Edge
 }
 
 // Groups returns the half-open dispatch index ranges [Start, End) between

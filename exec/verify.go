@@ -14,7 +14,8 @@ import (
 // the dispatches that produce its inputs (through views), barriers are
 // strictly increasing inside (0, len(Dispatches)), and every pair of
 // dispatches that conflict in memory is separated by a barrier
-// (memranges.Verify, an O(n^2) pairwise check).
+// (memranges.Verify, an O(n^2) pairwise check), and, when Edges are set,
+// ordered by a path of edges (memranges.VerifyEdges).
 func (p *Program) Verify() error {
 	if p == nil || p.Graph == nil {
 		return fmt.Errorf("exec: verify: nil program or graph: %w", ErrProgram)
@@ -55,8 +56,14 @@ func (p *Program) Verify() error {
 	for i, b := range p.Barriers {
 		bs[i] = memranges.Barrier{Before: b}
 	}
-	if err := memranges.Verify(p.Ranges(), bs); err != nil {
+	ds := p.Ranges()
+	if err := memranges.Verify(ds, bs); err != nil {
 		errs = append(errs, fmt.Errorf("exec: verify: %w", err))
+	}
+	if p.Edges != nil {
+		if err := memranges.VerifyEdges(ds, p.Edges); err != nil {
+			errs = append(errs, fmt.Errorf("exec: verify: %w", err))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -31,6 +31,7 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 			b.LoBytes += p.Buffers[b.Buffer].Bytes
 			b.HiBytes += p.Buffers[b.Buffer].Bytes
 		}, exec.ErrProgram},
+		{"edge removed", func(p *exec.Program) { p.Edges = p.Edges[1:] }, memranges.ErrEdge},
 		{"window not matching strides", func(p *exec.Program) { p.Dispatches[0].Inputs[0].HiBytes-- }, exec.ErrProgram},
 	}
 	for _, c := range cases {
