@@ -20,9 +20,11 @@ package memranges
 //
 // Writes are queried by every dispatch, and when a group writes its slots
 // out of address order they lie inside each other's span, so the span
-// alone does not help them. The filter does: a query inside the span first
-// marks the pages of the ranges logged since the last such query, and a
-// query that meets no marked page is answered "no overlap" at once. A
+// alone does not help them. The filter does: a query inside the span of a
+// log of at least filterMinLog ranges first marks the pages of the ranges
+// logged since the last such query, and a query that meets no marked page
+// is answered "no overlap" at once (ranges leave the log for the sorted
+// set only marked, so the filter covers both). A
 // group's writes never overlap each other (that would be a barrier), so in
 // a group of page-disjoint writes nothing is ever sorted; and a group whose
 // queries all fall outside the span never marks a page.
@@ -51,9 +53,14 @@ type lazyset struct {
 	marked          int // log[:marked] is in the filter
 }
 
-// scanBudget is how many log comparisons per added range linear scans may
-// spend before queries sort the log instead.
-const scanBudget = 4
+const (
+	// scanBudget is how many log comparisons per added range linear scans
+	// may spend before queries sort the log instead.
+	scanBudget = 4
+	// filterMinLog is the log length (in ranges) from which a query
+	// consults the filter; shorter logs are cheaper to scan than to mark.
+	filterMinLog = 8
+)
 
 // add records the non-empty range [lo,hi).
 func (s *lazyset) add(lo, hi int64) {
@@ -71,12 +78,10 @@ func (s *lazyset) add(lo, hi int64) {
 // is conservative for the exact mode too.
 func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
 	if len(s.log) > 0 && s.minLo <= hi && s.maxHi > lo {
-		if s.filtered {
+		if s.filtered && len(s.log) >= 2*filterMinLog {
 			// Pages are marked on the first query that needs them, so a
 			// set that is never queried inside its span never marks.
-			for ; s.marked < len(s.log); s.marked += 2 {
-				s.filter.mark(s.log[s.marked], s.log[s.marked+1])
-			}
+			s.markLog()
 			if !s.filter.maybe(lo, hi) {
 				return false // every recorded range, logged or sorted, is marked
 			}
@@ -92,12 +97,22 @@ func (s *lazyset) overlaps(m Mode, lo, hi int64) bool {
 			}
 			return s.set.overlaps(m, lo, hi)
 		}
+		if s.filtered {
+			s.markLog() // the filter must cover the sorted set too
+		}
 		for i := 0; i < len(s.log); i += 2 {
 			s.set.add(s.log[i], s.log[i+1])
 		}
 		s.log, s.marked = s.log[:0], 0
 	}
 	return s.set.overlaps(m, lo, hi)
+}
+
+// markLog marks the pages of the logged ranges not yet marked.
+func (s *lazyset) markLog() {
+	for ; s.marked < len(s.log); s.marked += 2 {
+		s.filter.mark(s.log[s.marked], s.log[s.marked+1])
+	}
 }
 
 // reset empties the set, the log and the filter, keeping their storage.

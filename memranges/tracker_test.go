@@ -112,9 +112,13 @@ func TestIvsetMatchesBytes(t *testing.T) {
 		lz := lazyset{scanned: 1 << 40} // must answer exactly like s; no budget: always merges
 		// and so must a filtered one, with small pages so that queries
 		// both hit and miss marked pages
-		fl := lazyset{filtered: true, filter: pageset{shift: uint(rapid.IntRange(1, 4).Draw(t, "shift"))}}
+		shift := uint(rapid.IntRange(1, 4).Draw(t, "shift"))
+		fl := lazyset{filtered: true, filter: pageset{shift: shift}}
+		// a pre-spent scan budget makes it alternate between scanning and
+		// merging, so the filter must cover ranges already merged
+		fb := lazyset{filtered: true, filter: pageset{shift: shift}, scanned: rapid.IntRange(0, 60).Draw(t, "spent")}
 		var bytes [80]bool
-		for range rapid.IntRange(0, 30).Draw(t, "ops") {
+		for range rapid.IntRange(0, 60).Draw(t, "ops") {
 			lo := int64(rapid.IntRange(0, 60).Draw(t, "lo"))
 			hi := lo + int64(rapid.IntRange(1, 12).Draw(t, "len"))
 			for _, m := range []Mode{Exact, GGML} {
@@ -135,11 +139,15 @@ func TestIvsetMatchesBytes(t *testing.T) {
 				if got := fl.overlaps(m, lo, hi); got != want {
 					t.Fatalf("filtered: %v overlaps [%d,%d) = %v, want %v (log %v, words %b)", m, lo, hi, got, want, fl.log, fl.filter.words)
 				}
+				if got := fb.overlaps(m, lo, hi); got != want {
+					t.Fatalf("filtered, budget spent: %v overlaps [%d,%d) = %v, want %v (log %v, set %v %v, words %b)", m, lo, hi, got, want, fb.log, fb.set.off, fb.set.end, fb.filter.words)
+				}
 			}
 			if rapid.Bool().Draw(t, "add") {
 				s.add(lo, hi)
 				lz.add(lo, hi)
 				fl.add(lo, hi)
+				fb.add(lo, hi)
 				for x := lo; x < hi; x++ {
 					bytes[x] = true
 				}
@@ -194,5 +202,25 @@ func TestPagesetTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLazysetFilterCoversMerged: a range merged into the sorted set while
+// the log was too short to use the filter must still be marked, or a later
+// query inside a long log's span would be told "no overlap" by the filter.
+func TestLazysetFilterCoversMerged(t *testing.T) {
+	s := lazyset{filtered: true, filter: pageset{shift: 1}, scanned: 1 << 40} // never scans: always merges
+	s.add(10, 12)
+	if !s.overlaps(Exact, 10, 12) {
+		t.Fatal("recorded range not found")
+	}
+	if len(s.log) != 0 || s.set.len() != 1 {
+		t.Fatalf("expected a merge: log %v, set %v", s.log, s.set.off)
+	}
+	for _, lo := range []int64{0, 4, 14, 18, 22, 26, 30, 34} {
+		s.add(lo, lo+2)
+	}
+	if !s.overlaps(Exact, 10, 12) {
+		t.Fatal("filter hid a merged range")
 	}
 }
