@@ -29,7 +29,7 @@ func f32le(v float32) []byte {
 //     (MatMul, Softmax) that conflict with everything they read;
 //   - other dtypes in the arena: bool (Greater, Where) and i64 (Cast, Mul).
 func genGraph(t *rapid.T) *ir.Graph {
-	n := int64(rapid.SampledFrom([]int{2, 4}).Draw(t, "n"))
+	n := int64(rapid.SampledFrom([]int{2, 4, 16}).Draw(t, "n"))
 	b := ir.NewBuilder("random")
 	var vals []ir.ValueID
 	nIn := rapid.IntRange(1, 2).Draw(t, "inputs")
