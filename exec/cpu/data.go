@@ -225,6 +225,10 @@ func kPad(c *call) error {
 func dense(t tensor) []byte {
 	e := t.dt.Size()
 	out := make([]byte, t.numel()*e)
+	if t.contiguous() {
+		copy(out, t.buf[t.off:t.off+int64(len(out))])
+		return out
+	}
 	t.forEach(func(k, p int64) { copy(out[k*e:(k+1)*e], t.buf[p:p+e]) })
 	return out
 }
@@ -232,5 +236,9 @@ func dense(t tensor) []byte {
 // scatter writes contiguous row-major bytes through t's strides.
 func scatter(t tensor, src []byte) {
 	e := t.dt.Size()
+	if t.contiguous() {
+		copy(t.buf[t.off:t.off+int64(len(src))], src)
+		return
+	}
 	t.forEach(func(k, p int64) { copy(t.buf[p:p+e], src[k*e:(k+1)*e]) })
 }

@@ -170,17 +170,7 @@ func setI(b []byte, dt ir.DType, v int64) {
 }
 
 // loadF reads t into a dense float64 slice in row-major order.
-func loadF(t tensor) []float64 {
-	out := make([]float64, t.numel())
-	if t.dt == ir.F32 {
-		t.forEach(func(k, p int64) {
-			out[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(t.buf[p:])))
-		})
-		return out
-	}
-	t.forEach(func(k, p int64) { out[k] = getF(t.buf[p:], t.dt) })
-	return out
-}
+func loadF(t tensor) []float64 { return loadFRange(t, 0, t.numel()) }
 
 // loadI reads t into a dense int64 slice in row-major order.
 func loadI(t tensor) []int64 {
@@ -190,15 +180,7 @@ func loadI(t tensor) []int64 {
 }
 
 // storeF writes v (row-major) through t's strides, converting to t's dtype.
-func storeF(t tensor, v []float64) {
-	if t.dt == ir.F32 {
-		t.forEach(func(k, p int64) {
-			binary.LittleEndian.PutUint32(t.buf[p:], math.Float32bits(float32(v[k])))
-		})
-		return
-	}
-	t.forEach(func(k, p int64) { setF(t.buf[p:], t.dt, v[k]) })
-}
+func storeF(t tensor, v []float64) { storeFRange(t, 0, v) }
 
 // storeI writes v (row-major) through t's strides, converting to t's dtype.
 func storeI(t tensor, v []int64) {
@@ -210,6 +192,10 @@ func storeI(t tensor, v []int64) {
 // order. The source is read entirely first, so overlapping windows are safe.
 func copyTo(dst, src tensor) {
 	e := src.dt.Size()
+	if n := src.numel() * e; src.contiguous() && dst.contiguous() {
+		copy(dst.buf[dst.off:dst.off+n], src.buf[src.off:src.off+n]) // copy handles overlap
+		return
+	}
 	tmp := make([]byte, src.numel()*e)
 	src.forEach(func(k, p int64) { copy(tmp[k*e:(k+1)*e], src.buf[p:p+e]) })
 	dst.forEach(func(k, p int64) { copy(dst.buf[p:p+e], tmp[k*e:(k+1)*e]) })
@@ -273,9 +259,28 @@ func parallelFor(threads int, n int64, fn func(lo, hi int64)) {
 	}
 }
 
+// contiguous reports whether t is dense row-major (element k at off+k*size).
+func (t tensor) contiguous() bool {
+	acc := t.dt.Size()
+	for i := len(t.shape) - 1; i >= 0; i-- {
+		if t.shape[i] != 1 && t.strides[i] != acc {
+			return false
+		}
+		acc *= t.shape[i]
+	}
+	return true
+}
+
 // loadFRange reads elements [lo, hi) of t (row-major) as float64.
 func loadFRange(t tensor, lo, hi int64) []float64 {
 	out := make([]float64, hi-lo)
+	if t.dt == ir.F32 && t.contiguous() {
+		b := t.buf[t.off+4*lo : t.off+4*hi]
+		for i := range out {
+			out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+		}
+		return out
+	}
 	if t.dt == ir.F32 {
 		t.forRange(lo, hi, func(k, p int64) {
 			out[k-lo] = float64(math.Float32frombits(binary.LittleEndian.Uint32(t.buf[p:])))
@@ -296,6 +301,13 @@ func loadIRange(t tensor, lo, hi int64) []int64 {
 // storeFRange writes v as elements [lo, lo+len(v)) of t.
 func storeFRange(t tensor, lo int64, v []float64) {
 	hi := lo + int64(len(v))
+	if t.dt == ir.F32 && t.contiguous() {
+		b := t.buf[t.off+4*lo : t.off+4*hi]
+		for i, x := range v {
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
+		}
+		return
+	}
 	if t.dt == ir.F32 {
 		t.forRange(lo, hi, func(k, p int64) {
 			binary.LittleEndian.PutUint32(t.buf[p:], math.Float32bits(float32(v[k-lo])))
