@@ -74,18 +74,49 @@ func (e *FormatError) Error() string {
 func (e *FormatError) Unwrap() []error { return []error{ErrFormat, e.Err} }
 
 // Parse decodes a graph file and validates the graph. It returns the graph
-// only when both succeed; the error is a *FormatError for a malformed file, or
-// the joined errors of [Graph.Validate]. Use [Decode] to read a well-formed
-// file whose graph may be invalid.
+// only when both succeed. A malformed file gives a *FormatError; an invalid
+// graph gives the joined errors of [Graph.Validate], each wrapped in a
+// *FormatError carrying the line of the value or node it names (errors.As
+// still finds the *NodeError or *ValueError). Use [Decode] to read a
+// well-formed file whose graph may be invalid.
 func Parse(data []byte) (*Graph, error) {
-	g, err := Decode(data)
+	d := newDecoder(data)
+	g, err := d.file()
 	if err != nil {
 		return nil, err
 	}
 	if err := g.Validate(); err != nil {
-		return nil, err
+		return nil, d.locate(err)
 	}
 	return g, nil
+}
+
+// locate gives each validation error the line of the value or node it
+// names: a *FormatError whose cause is the *ValueError or *NodeError.
+func (d *decoder) locate(err error) error {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+		var ne *NodeError
+		var ve *ValueError
+		switch {
+		case errors.As(e, &ne) && ne.Node >= 0 && int(ne.Node) < len(d.nodeAt):
+			out[i] = &FormatError{Line: d.line(d.nodeAt[ne.Node]), Field: fmt.Sprintf("nodes[%d]", ne.Node), Err: e}
+		case errors.As(e, &ve) && ve.Value >= 0 && int(ve.Value) < len(d.valueAt):
+			out[i] = &FormatError{Line: d.line(d.valueAt[ve.Value]), Field: fmt.Sprintf("values[%d]", ve.Value), Err: e}
+		}
+	}
+	return errors.Join(out...)
+}
+
+func newDecoder(data []byte) *decoder {
+	d := &decoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	d.dec.DisallowUnknownFields()
+	return d
 }
 
 // Decode reads a graph file without validating the graph. It checks what the
@@ -94,9 +125,7 @@ func Parse(data []byte) (*Graph, error) {
 // MaxBytes, data lengths) and sets each value's Producer from the nodes'
 // outputs (the first node listing a value wins; Validate reports a second).
 func Decode(data []byte) (*Graph, error) {
-	d := &decoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	d.dec.DisallowUnknownFields()
-	g, err := d.file()
+	g, err := newDecoder(data).file()
 	if err != nil {
 		return nil, err
 	}

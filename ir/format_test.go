@@ -186,6 +186,23 @@ func TestParseValidates(t *testing.T) {
 	if g != nil || !errors.As(err, &ne) || ne.Name != "r" || !errors.Is(err, ir.ErrTypeMismatch) {
 		t.Fatalf("Parse = %v, %v; want a type mismatch at node r", g, err)
 	}
+	var fe *ir.FormatError
+	if !errors.As(err, &fe) || fe.Line != 4 || fe.Field != "nodes[0]" {
+		t.Errorf("Parse error %v does not name line 4, nodes[0]", err)
+	}
+	// A value's problem names the value's line.
+	bad := strings.Replace(src, `"shape": [3], "flags": ["output"]`, `"shape": [3], "flags": ["output", "pinned"]`, 1)
+	_, err = ir.Parse([]byte(bad))
+	var ve *ir.ValueError
+	found := false
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		if errors.As(e, &fe) && errors.As(e, &ve) && ve.Name == "y" && fe.Line == 3 && fe.Field == "values[1]" && errors.Is(e, ir.ErrFlags) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no error names line 3, values[1] (y pinned without a reason): %v", err)
+	}
 }
 
 // TestPrintRefuses: Print fails on what the format cannot hold.
