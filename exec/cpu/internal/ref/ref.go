@@ -248,4 +248,3 @@ func gemm(ins []Tensor, a ir.Attrs, out []int64) Tensor {
 	}
 	return y
 }
-

@@ -132,4 +132,3 @@ func pool(op string, x Tensor, a ir.Attrs, out []int64) Tensor {
 	}
 	return y
 }
-
