@@ -29,7 +29,9 @@ func synthetic(n int) []Buffer {
 }
 
 // BenchmarkPlace times the full portfolio over a fixed-seed size ladder and
-// over every DSA instance, reporting arena/LB.
+// over every DSA instance, reporting arena/LB and the process CPU time per
+// placement (cpu-s/op; all threads, so up to 2x wall time on two idle
+// cores, and the honest figure when other jobs share the machine).
 //
 //	go test ./planner -run '^$' -bench BenchmarkPlace -benchtime 1x
 func BenchmarkPlace(b *testing.B) {
@@ -55,6 +57,7 @@ func benchPlace(b *testing.B, bufs []Buffer) {
 	var err error
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for range b.N {
 		off, err = p.Place(context.Background(), bufs)
 		if err != nil {
@@ -62,6 +65,7 @@ func benchPlace(b *testing.B, bufs []Buffer) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	lb := LowerBound(bufs)
 	if lb > 0 {
 		b.ReportMetric(float64(ArenaSize(bufs, off))/float64(lb), "arena/LB")

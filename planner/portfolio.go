@@ -50,7 +50,8 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	bound.Store(math.MaxInt64)
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
-	for i, m := range p.members {
+	for _, i := range launchOrder(len(p.members)) {
+		m := p.members[i]
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -86,4 +87,23 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 		return nil, -1, errors.Join(errs...)
 	}
 	return results[best], best, nil
+}
+
+// launchOrder starts first-fit first: it is the cheapest member (it stops at
+// the first gap that fits) and often the best, so the bound it sets lets
+// the others be abandoned early. Which member wins still depends only on
+// the arenas and the member index, never on this order.
+func launchOrder(n int) []int {
+	order := make([]int, 0, n)
+	for i, o := range singleOrders {
+		if i < n && o.policy == firstFit {
+			order = append(order, i)
+		}
+	}
+	for i := range n {
+		if i >= len(singleOrders) || singleOrders[i].policy != firstFit {
+			order = append(order, i)
+		}
+	}
+	return order
 }

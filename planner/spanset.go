@@ -6,19 +6,24 @@ import "math"
 // sorted, disjoint, non-touching spans: inserting [4, 8) into {[0, 4), [8, 9)}
 // leaves {[0, 9)}. The placer only ever adds memory to a set (placement never
 // frees), so a set stays short when placements pack tightly: a thousand
-// adjacent buffers are one span.
+// adjacent buffers are one span. Span k is sp[2k] (lo) and sp[2k+1] (hi), in
+// one slice so that a lookup touches one allocation.
 type spanSet struct {
-	lo, hi []int64
+	sp []int64
 }
 
-func (s *spanSet) empty() bool { return len(s.lo) == 0 }
+func (s *spanSet) len() int                  { return len(s.sp) / 2 }
+func (s *spanSet) lo(k int) int64            { return s.sp[2*k] }
+func (s *spanSet) hi(k int) int64            { return s.sp[2*k+1] }
+func (s *spanSet) empty() bool               { return len(s.sp) == 0 }
+func (s *spanSet) span(k int) (int64, int64) { return s.sp[2*k], s.sp[2*k+1] }
 
-// search returns the index of the first span with hi > x.
+// search returns the index of the first span at or after from with hi > x.
 func (s *spanSet) search(x int64, from int) int {
-	i, j := from, len(s.hi)
+	i, j := from, s.len()
 	for i < j {
 		h := int(uint(i+j) >> 1)
-		if s.hi[h] <= x {
+		if s.sp[2*h+1] <= x {
 			i = h + 1
 		} else {
 			j = h
@@ -34,36 +39,37 @@ func (s *spanSet) insert(lo, hi int64) bool {
 	if lo >= hi {
 		return true
 	}
+	n := s.len()
 	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
 	i := s.search(lo-1, 0)
-	if i < len(s.lo) && s.lo[i] <= lo && hi <= s.hi[i] {
+	if i < n && s.lo(i) <= lo && hi <= s.hi(i) {
 		return true
 	}
 	j := i
-	for j < len(s.lo) && s.lo[j] <= hi {
+	for j < n && s.lo(j) <= hi {
 		j++
 	}
 	if i == j {
-		s.lo = append(s.lo, 0)
-		s.hi = append(s.hi, 0)
-		copy(s.lo[i+1:], s.lo[i:])
-		copy(s.hi[i+1:], s.hi[i:])
-		s.lo[i], s.hi[i] = lo, hi
+		if s.sp == nil {
+			s.sp = make([]int64, 0, 8)
+		}
+		s.sp = append(s.sp, 0, 0)
+		copy(s.sp[2*i+2:], s.sp[2*i:])
+		s.sp[2*i], s.sp[2*i+1] = lo, hi
 		return false
 	}
-	s.lo[i] = min(s.lo[i], lo)
-	s.hi[i] = max(s.hi[j-1], hi)
+	s.sp[2*i] = min(s.lo(i), lo)
+	s.sp[2*i+1] = max(s.hi(j-1), hi)
 	if j > i+1 {
-		s.lo = append(s.lo[:i+1], s.lo[j:]...)
-		s.hi = append(s.hi[:i+1], s.hi[j:]...)
+		s.sp = append(s.sp[:2*i+2], s.sp[2*j:]...)
 	}
 	return false
 }
 
 // startAt returns the start of span j, or math.MaxInt64 past the end.
 func (s *spanSet) startAt(j int) int64 {
-	if j < len(s.lo) {
-		return s.lo[j]
+	if 2*j < len(s.sp) {
+		return s.sp[2*j]
 	}
 	return math.MaxInt64
 }
@@ -72,7 +78,7 @@ func (s *spanSet) startAt(j int) int64 {
 // steps (the usual case, x moves little), then a binary search.
 func (s *spanSet) skip(x int64, j int) int {
 	for k := 0; k < 4; k++ {
-		if j >= len(s.hi) || s.hi[j] > x {
+		if 2*j >= len(s.sp) || s.sp[2*j+1] > x {
 			return j
 		}
 		j++

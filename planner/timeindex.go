@@ -196,9 +196,9 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 				if n <= x {
 					s := ix.sets[i]
 					j := s.skip(x, ix.cur[i])
-					if j < len(s.lo) && s.lo[j] <= x {
+					if j < s.len() && s.lo(j) <= x {
 						// Spans never touch, so the set does not hold the new x.
-						x = s.hi[j]
+						x = s.hi(j)
 						j++
 						changed = true
 					}
