@@ -23,7 +23,7 @@ var Testdata = map[string]string{
 func Graph(name string) (*ir.Graph, error) {
 	src, ok := Testdata[name]
 	if !ok {
-		return nil, fmt.Errorf("irtest: no testdata graph %q", name)
+		return nil, fmt.Errorf("irtest: graph %q: %w", name, ErrNoGraph)
 	}
 	g, _, err := Build(src)
 	return g, err

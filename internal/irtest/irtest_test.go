@@ -2,6 +2,7 @@ package irtest
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -207,5 +208,41 @@ func TestWideDiamondBranches(t *testing.T) {
 	}
 	if branches != 16 {
 		t.Errorf("%d independent branches, want 16", branches)
+	}
+}
+
+// TestBuildErrorClasses: what the language cannot read wraps ErrSyntax, what
+// ir rejects wraps ir's sentinel and not ErrSyntax (validation errors after
+// the last line name the value instead of a line), and an unknown testdata
+// name wraps ErrNoGraph.
+func TestBuildErrorClasses(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      error
+	}{
+		{"bad integer", "x = input f32[4]\ny = Softmax x axis=[1,x]", ErrSyntax},
+		{"bad hex", "c = constant u8[1] data=0xZZ", ErrSyntax},
+		{"bad number", "c = constant f32[1] data=[1x]", ErrSyntax},
+		{"bad string", `x = input f32[4]` + "\n" + `y = Gelu x approximate="a`, ErrSyntax},
+		{"unknown value", "y = Relu x", ErrSyntax},
+		{"unknown op", "x = input f32[4]\ny = Frobnicate x", ir.ErrUnknownOp},
+		{"view out of bounds", "x = input f32[4]\nv = view x +16 f32[1]", ir.ErrViewBounds},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Build(tc.src)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error %v, want one wrapping %v", err, tc.want)
+			}
+			if tc.want != ErrSyntax && errors.Is(err, ErrSyntax) {
+				t.Errorf("error %v wraps ErrSyntax, want only %v", err, tc.want)
+			}
+			if tc.want == ErrSyntax && !strings.HasPrefix(err.Error(), "irtest: line ") {
+				t.Errorf("error %q does not start with the package and line", err)
+			}
+		})
+	}
+	if _, err := Graph("no-such-graph"); !errors.Is(err, ErrNoGraph) || !strings.Contains(err.Error(), "no-such-graph") {
+		t.Errorf("Graph(no-such-graph): %v, want ErrNoGraph naming it", err)
 	}
 }
