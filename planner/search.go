@@ -40,9 +40,6 @@ import (
 // srchExactMax is the largest number of free buffers searched as a whole.
 const srchExactMax = 3000
 
-// srchRekey re-ranks the parts that dynamic decomposition splits off.
-const srchRekey = true
-
 // srchDefaultBudget is the time budget when none is given.
 const srchDefaultBudget = 10 * time.Second
 
@@ -168,14 +165,21 @@ func (m *srchMin) run() {
 // exact minimises by bisection over capacities with the exact search.
 func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 	in := newSrchInst(m.bufs, free, fixed, fixedOff)
-	orders := srchOrders(in)
+	// Each static order runs twice: once re-ranking the parts that
+	// dynamic decomposition splits off (by their remaining totals), once
+	// keeping the static ranks; neither variant wins on every instance.
+	static := srchOrders(in)
+	orders := make([][]int32, 0, 2*len(static))
+	for _, o := range static {
+		orders = append(orders, o, o)
+	}
 	// One run per order, run side by side (at most GOMAXPROCS at a time).
 	runs := make([]*srchRun, len(orders))
 	var found atomic.Int32
 	for k := range runs {
 		runs[k] = newSrchRun(in)
-		if srchRekey {
-			runs[k].rekey = srchOrderKeys[k]
+		if k%2 == 0 {
+			runs[k].rekey = srchOrderKeys[k/2]
 		}
 		runs[k].stop = func() bool { return m.stop() || found.Load() < int32(k) }
 	}
@@ -236,19 +240,21 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 		}
 		return srchAborted
 	}
-	// Early rounds bisect with a small node limit, so most of the first
-	// half of the budget goes to capacity LB; later rounds bisect deeply.
+	// Early rounds bisect a few steps with a small node limit, so most of
+	// the first half of the budget goes to capacity LB; later rounds bisect
+	// fully, with a moderate limit (a tight capacity that needs a deep
+	// search is left to the attempts at LB).
 	half := m.begin.Add(m.deadline.Sub(m.begin) / 2)
 	for limit := int64(max(2*in.n, 1000)); !m.done && m.arena > m.proven; limit *= 2 {
 		if try(m.proven, limit) == srchFound || m.done {
 			continue
 		}
-		bl := limit
+		bl, steps := min(limit, int64(16*in.n)), math.MaxInt
 		if time.Now().Before(half) {
-			bl = min(limit, int64(4*in.n))
+			bl, steps = min(limit, int64(4*in.n)), 4
 		}
 		lo, hi := m.proven+1, m.arena-1
-		for lo <= hi && !m.done {
+		for ; lo <= hi && !m.done && steps > 0; steps-- {
 			mid := lo + (hi-lo)/2
 			switch try(mid, bl) {
 			case srchFound:
