@@ -212,12 +212,18 @@ func (p *planState) operands(bs ...exec.Binding) ([]operand, error) {
 	return out, nil
 }
 
+// f32Operands is requireF32 then operands: the operands of a kernel that
+// reads and writes only f32, in the order given.
+func (p *planState) f32Operands(bs ...exec.Binding) ([]operand, error) {
+	if err := p.requireF32(bs...); err != nil {
+		return nil, err
+	}
+	return p.operands(bs...)
+}
+
 func (p *planState) unary() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
-	if err := p.requireF32(in, out); err != nil {
-		return err
-	}
-	ops, err := p.operands(in, out)
+	ops, err := p.f32Operands(in, out)
 	if err != nil {
 		return err
 	}

@@ -242,10 +242,7 @@ func (p *planState) gather() error {
 
 func (p *planState) pad() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
-	if err := p.requireF32(in, out); err != nil {
-		return err
-	}
-	ops, err := p.operands(in, out)
+	ops, err := p.f32Operands(in, out)
 	if err != nil {
 		return err
 	}

@@ -60,10 +60,7 @@ func broadcastShapes(a, b []int64) ([]int64, bool) {
 func (p *planState) matmul() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
-	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
-		return err
-	}
-	ops, err := p.operands(append(append([]exec.Binding{}, in...), out)...)
+	ops, err := p.f32Operands(append(append([]exec.Binding{}, in...), out)...)
 	if err != nil {
 		return err
 	}
@@ -180,10 +177,7 @@ func as4d(o operand) operand {
 func (p *planState) conv() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
-	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
-		return err
-	}
-	ops, err := p.operands(append(append([]exec.Binding{}, in...), out)...)
+	ops, err := p.f32Operands(append(append([]exec.Binding{}, in...), out)...)
 	if err != nil {
 		return err
 	}
@@ -238,10 +232,7 @@ func (p *planState) conv() error {
 
 func (p *planState) pool() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
-	if err := p.requireF32(in, out); err != nil {
-		return err
-	}
-	ops, err := p.operands(in, out)
+	ops, err := p.f32Operands(in, out)
 	if err != nil {
 		return err
 	}

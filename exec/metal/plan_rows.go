@@ -16,10 +16,7 @@ func (p *planState) rows(a rowParams, x, scale, bias, out exec.Binding) {
 
 func (p *planState) softmax() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
-	if err := p.requireF32(in, out); err != nil {
-		return err
-	}
-	ops, err := p.operands(in, out)
+	ops, err := p.f32Operands(in, out)
 	if err != nil {
 		return err
 	}
@@ -56,10 +53,7 @@ func (p *planState) softmax() error {
 func (p *planState) norm() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
-	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
-		return err
-	}
-	ops, err := p.operands(append(append([]exec.Binding{}, in...), out)...)
+	ops, err := p.f32Operands(append(append([]exec.Binding{}, in...), out)...)
 	if err != nil {
 		return err
 	}
@@ -96,10 +90,7 @@ func (p *planState) norm() error {
 
 func (p *planState) reduce() error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
-	if err := p.requireF32(in, out); err != nil {
-		return err
-	}
-	ops, err := p.operands(in, out)
+	ops, err := p.f32Operands(in, out)
 	if err != nil {
 		return err
 	}
@@ -161,10 +152,7 @@ func channelDesc(o operand, shape []int64) (tensorDesc, error) {
 func (p *planState) batchnorm() error {
 	in := p.d.Inputs
 	out := p.d.Outputs[0]
-	if err := p.requireF32(append([]exec.Binding{out}, in...)...); err != nil {
-		return err
-	}
-	ops, err := p.operands(append(append([]exec.Binding{}, in...), out)...)
+	ops, err := p.f32Operands(append(append([]exec.Binding{}, in...), out)...)
 	if err != nil {
 		return err
 	}
