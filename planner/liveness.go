@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -134,9 +135,7 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges,
 	for i := range last {
 		last[i] = -1
 	}
-	stepOf := make([]int64, len(g.Nodes))
 	for i, id := range order {
-		stepOf[id] = int64(i)
 		n := g.Nodes[id]
 		for _, o := range n.Outputs {
 			r := lv.root[o]
@@ -225,7 +224,7 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges,
 		lv.bufOf[r] = b
 	}
 	for b, m := range lv.members {
-		slices.SortStableFunc(m, func(x, y ir.ValueID) int { return int(begin(x) - begin(y)) })
+		slices.SortStableFunc(m, func(x, y ir.ValueID) int { return cmp.Compare(begin(x), begin(y)) })
 		if len(m) > 1 {
 			names := make([]string, len(m))
 			for i, v := range m {
