@@ -92,7 +92,7 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 		off := ix.fit(b, policy)
 		offsets[i] = off
 		top = max(top, off+b.Size)
-		ix.add(b.Start, b.End, off, off+b.Size)
+		ix.record(off, off+b.Size) // fit left b's canonical nodes in ix.nodes
 	}
 	return offsets, nil
 }

@@ -91,7 +91,16 @@ func (ix *timeIndex) set(ref *int32) *spanSet {
 // slot maps a time coordinate to its index on the compressed axis: the
 // number of starts below t.
 func (ix *timeIndex) slot(t int64) int {
-	return sort.Search(len(ix.times), func(i int) bool { return ix.times[i] >= t })
+	i, j := 0, len(ix.times)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if ix.times[h] < t {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
 }
 
 // canonical fills ix.nodes with the canonical nodes of [start, end).
@@ -126,6 +135,12 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 		return
 	}
 	ix.canonical(start, end)
+	ix.record(lo, hi)
+}
+
+// record is add for the range whose canonical nodes ix.nodes holds (left
+// there by the query that placed the buffer).
+func (ix *timeIndex) record(lo, hi int64) {
 	ix.tick()
 	for _, c := range ix.nodes {
 		ix.set(&ix.cover[c]).insert(lo, hi)
