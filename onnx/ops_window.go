@@ -17,26 +17,11 @@ func (c *nodeCtx) window(a ir.Attrs, x ir.Shape, kernel []int64, withDilations b
 	if len(x) != 4 || len(kernel) != 2 {
 		return fmt.Sprintf("only 2-D windows are supported (input %v, kernel %v)", x, kernel), nil
 	}
-	strides, ok, err := c.attrInts("strides")
-	if err != nil {
+	strides, err1 := c.attrIntsOr("strides", 1, 1)
+	dil, err2 := c.attrIntsOr("dilations", 1, 1)
+	pads, err3 := c.attrIntsOr("pads", 0, 0, 0, 0)
+	if err := firstErr(err1, err2, err3); err != nil {
 		return "", err
-	}
-	if !ok {
-		strides = []int64{1, 1}
-	}
-	dil, ok, err := c.attrInts("dilations")
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		dil = []int64{1, 1}
-	}
-	pads, ok, err := c.attrInts("pads")
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		pads = []int64{0, 0, 0, 0}
 	}
 	if len(strides) != 2 || len(dil) != 2 || len(pads) != 4 {
 		return "", fmt.Errorf("strides %v, dilations %v, pads %v: want 2, 2 and 4 entries: %w", strides, dil, pads, ErrAttr)
@@ -77,17 +62,22 @@ func (c *nodeCtx) window(a ir.Attrs, x ir.Shape, kernel []int64, withDilations b
 	return "", nil
 }
 
-func mapConv(c *nodeCtx) (mapped, error) {
-	ins, err := c.tensorInputs(2)
-	if err != nil {
-		return mapped{}, err
+// convOperands reads the operands of Conv and ConvTranspose: input x,
+// weight w and an optional bias (input 2), with the types of x and w.
+func (c *nodeCtx) convOperands() (ins []string, x, w ir.TensorType, err error) {
+	if ins, err = c.tensorInputs(2); err != nil {
+		return nil, x, w, err
 	}
 	ins = c.optionalInputs(ins, 2, 3)
-	x, err := c.typeOf(0)
-	if err != nil {
-		return mapped{}, err
+	if x, err = c.typeOf(0); err != nil {
+		return nil, x, w, err
 	}
-	w, err := c.typeOf(1)
+	w, err = c.typeOf(1)
+	return ins, x, w, err
+}
+
+func mapConv(c *nodeCtx) (mapped, error) {
+	ins, x, w, err := c.convOperands()
 	if err != nil {
 		return mapped{}, err
 	}
@@ -104,16 +94,7 @@ func mapConv(c *nodeCtx) (mapped, error) {
 }
 
 func mapConvTranspose(c *nodeCtx) (mapped, error) {
-	ins, err := c.tensorInputs(2)
-	if err != nil {
-		return mapped{}, err
-	}
-	ins = c.optionalInputs(ins, 2, 3)
-	x, err := c.typeOf(0)
-	if err != nil {
-		return mapped{}, err
-	}
-	w, err := c.typeOf(1)
+	ins, x, w, err := c.convOperands()
 	if err != nil {
 		return mapped{}, err
 	}
