@@ -12,7 +12,8 @@
 // next dispatch conflicts, then barrier" places the fewest barriers (an
 // interval-stabbing argument, in barriers.go); a Tracker answers each
 // "conflicts with the group?" query in O(log n) with coalescing interval
-// sets per buffer and access kind. Reorder then finds an order with the
+// sets per buffer and access kind, kept behind unsorted logs and a page
+// filter so that most queries cost O(1) and most groups sort nothing. Reorder then finds an order with the
 // fewest barriers over all orders that keep conflicting pairs in order:
 // sorting by ASAP level in the conflict DAG needs exactly critical path - 1
 // barriers (Mirsky's theorem), which no order can beat. Memory reuse by the
