@@ -12,9 +12,11 @@ package memranges
 // page filter as well (see lazyset and pageset). A new read conflicts iff
 // it overlaps a recorded write (RAW); a new write conflicts iff it overlaps
 // a recorded read (WAR) or write (WAW). Read-read never conflicts. A check
-// costs O(log n) per use, where n is the number of disjoint intervals of
-// that buffer and access kind, never a scan of the group; often O(1), when
-// the filter or the log's span rules an overlap out.
+// costs O(log n) amortised per use, where n is the number of disjoint
+// intervals of that buffer and access kind: a log is scanned linearly only
+// while the scans stay within scanBudget comparisons per recorded range
+// (O(1) amortised per add), and a group is never rescanned per check. Most
+// checks cost O(1), when the filter or a log's span rules an overlap out.
 //
 //	#0 write buf0[0,64)    write set buf0: [0,64)
 //	#1 read  buf0[128,192) read set buf0:  [128,192)
