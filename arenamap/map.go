@@ -40,8 +40,12 @@ type Map struct {
 
 // Validate reports every block that cannot be drawn, joined: an empty
 // lifespan, a non-positive size, a negative offset or start, a duplicate
-// id. Barriers outside [0, Steps] are reported too.
+// id. Barriers outside [0, Steps] are reported too. A nil Map is an error,
+// so SVG and HTML reject it too.
 func (m *Map) Validate() error {
+	if m == nil {
+		return fmt.Errorf("arenamap: nil map: %w", ErrMap)
+	}
 	var errs []error
 	seen := make(map[int64]bool, len(m.Blocks))
 	for i, b := range m.Blocks {

@@ -289,3 +289,21 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestNilInputsAreErrors: a nil Map or Plan is bad input, reported as
+// ErrMap, never a panic.
+func TestNilInputsAreErrors(t *testing.T) {
+	var m *Map
+	for name, err := range map[string]error{
+		"Validate": m.Validate(),
+		"SVG":      SVG(io.Discard, nil, Options{}),
+		"HTML":     HTML(io.Discard, nil, Options{}),
+	} {
+		if !errors.Is(err, ErrMap) {
+			t.Errorf("%s(nil): %v, want ErrMap", name, err)
+		}
+	}
+	if got, err := FromPlan("p", nil, nil); got != nil || !errors.Is(err, ErrMap) {
+		t.Errorf("FromPlan(nil plan): %v, %v, want nil, ErrMap", got, err)
+	}
+}

@@ -34,6 +34,9 @@ func FromBuffers(title string, bufs []planner.Buffer, offsets []int64) (*Map, er
 // coloured by the op kind of the node that produced the first of them
 // ("input" for values no node produces).
 func FromPlan(title string, p *planner.Plan, g *ir.Graph) (*Map, error) {
+	if p == nil {
+		return nil, fmt.Errorf("arenamap: nil plan %q: %w", title, ErrMap)
+	}
 	m, err := FromBuffers(title, p.Buffers, p.Offsets)
 	if err != nil {
 		return nil, err
