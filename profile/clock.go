@@ -44,8 +44,17 @@ func (c *GPUClock) Sync(cpuNs, gpuTicks int64) error {
 			cpuNs, gpuTicks, c.cpu0, c.gpu0, ErrClock)
 	}
 	c.n, c.cpu1, c.gpu1 = 2, cpuNs, gpuTicks
-	c.nsPerTick = float64(cpuNs-c.cpu0) / float64(gpuTicks-c.gpu0)
+	c.nsPerTick = diff(cpuNs, c.cpu0) / diff(gpuTicks, c.gpu0)
 	return nil
+}
+
+// diff is a-b as a float64: exact while a-b fits in int64 and in 53 bits,
+// and still correct in sign and magnitude when a-b overflows int64.
+func diff(a, b int64) float64 {
+	if d := a - b; (a >= b) == (d >= 0) {
+		return float64(d)
+	}
+	return float64(a) - float64(b)
 }
 
 // Calibrated reports whether two pairs fixed the rate.
@@ -66,26 +75,38 @@ func (c GPUClock) Ns(ticks int64) int64 {
 	case 0:
 		return ticks
 	case 1:
-		return c.cpu0 + (ticks - c.gpu0)
+		if d := ticks - c.gpu0; (ticks >= c.gpu0) == (d >= 0) {
+			return addSat(c.cpu0, d)
+		}
+		return addSatF(c.cpu0, diff(ticks, c.gpu0))
 	}
 	// The offset from the first pair is computed in float64 (exact for
 	// whole-number rates and offsets below 2^53 ns, about 104 days); the
 	// base stays an integer so epoch-sized host times keep every digit.
-	off := math.Round(float64(ticks-c.gpu0) * c.nsPerTick)
+	return addSatF(c.cpu0, math.Round(diff(ticks, c.gpu0)*c.nsPerTick))
+}
+
+// addSat is base+d, saturating at the int64 range.
+func addSat(base, d int64) int64 {
+	r := base + d
+	switch {
+	case d > 0 && r < base:
+		return math.MaxInt64
+	case d < 0 && r > base:
+		return math.MinInt64
+	}
+	return r
+}
+
+// addSatF is base+off for a whole-number off, saturating at the int64 range.
+func addSatF(base int64, off float64) int64 {
 	switch {
 	case off >= math.MaxInt64:
 		return math.MaxInt64
 	case off <= math.MinInt64:
 		return math.MinInt64
 	}
-	r := c.cpu0 + int64(off)
-	if off > 0 && r < c.cpu0 {
-		return math.MaxInt64
-	}
-	if off < 0 && r > c.cpu0 {
-		return math.MinInt64
-	}
-	return r
+	return addSat(base, int64(off))
 }
 
 // DurationNs converts a tick interval to nanoseconds at the calibrated

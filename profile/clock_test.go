@@ -26,6 +26,10 @@ func TestGPUClock(t *testing.T) {
 		{"ticks not advancing rejected", []pair{{1000, 50}, {3000, 50}}, 80, 1030, 1, false, true},
 		{"host time going back rejected", []pair{{1000, 50}, {900, 60}}, 80, 1030, 1, false, true},
 		{"saturates", []pair{{0, 0}, {1 << 40, 1}}, 1 << 40, math.MaxInt64, 1 << 40, true, false},
+		{"one pair: tick span overflows, saturates", []pair{{0, math.MinInt64}}, math.MaxInt64, math.MaxInt64, 1, false, false},
+		{"one pair: host sum overflows, saturates", []pair{{math.MaxInt64 - 10, 0}}, 100, math.MaxInt64, 1, false, false},
+		{"one pair: saturates below", []pair{{math.MinInt64 + 10, 100}}, 0, math.MinInt64, 1, false, false},
+		{"two pairs: tick span overflows int64, rate stays positive", []pair{{0, math.MinInt64}, {1 << 62, math.MaxInt64}}, math.MaxInt64, 1 << 62, 0.25, true, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
