@@ -110,7 +110,7 @@ func addSatF(base int64, off float64) int64 {
 }
 
 // DurationNs converts a tick interval to nanoseconds at the calibrated
-// rate (no offset).
+// rate (no offset), saturating at the int64 range.
 func (c GPUClock) DurationNs(ticks int64) int64 {
-	return int64(math.Round(float64(ticks) * c.NsPerTick()))
+	return addSatF(0, math.Round(float64(ticks)*c.NsPerTick()))
 }

@@ -53,4 +53,6 @@ func TestGPUClock(t *testing.T) {
 	noErr(t, clk.Sync(0, 0))
 	noErr(t, clk.Sync(2000, 100))
 	eq(t, clk.DurationNs(7), int64(140), "DurationNs")
+	eq(t, clk.DurationNs(math.MaxInt64), int64(math.MaxInt64), "DurationNs saturates")
+	eq(t, clk.DurationNs(math.MinInt64), int64(math.MinInt64), "DurationNs saturates below")
 }
