@@ -6,13 +6,19 @@ package cpu
 // Commit starts one goroutine that runs the groups in order: a group of n
 // dispatches gets min(Workers, n) goroutines that take dispatches from a
 // shared counter, and the next group starts only when every goroutine of
-// this one has returned (the barrier). Every dispatch may split its work
-// (MatMul and Conv rows, elementwise chunks) into Workers chunks, the first
-// run by its lane and the others by extra goroutines: the Go scheduler
-// multiplexes them onto GOMAXPROCS threads, so when a small dispatch of a
-// group finishes early its core picks up a big one's chunks instead of
-// idling. Each output element is computed by exactly one chunk in a fixed
+// this one has returned (the barrier). A dispatch alone in its group
+// splits its work (MatMul and Conv rows, operand loads, elementwise chunks)
+// over all Workers; in a group of several, each dispatch runs on its lane
+// alone. Each output element is computed by exactly one chunk in a fixed
 // order, so results do not depend on the split.
+//
+// Why not split inside groups too: on the 2-core machine, letting every
+// dispatch of a group fork Workers chunks (the Go scheduler multiplexing
+// them) measured slower than one thread per dispatch on wide_diamond in
+// reordered mode (median 22 ms against 16 ms, docs/BENCHMARKS.md): the
+// forks and joins cost more than the idle tail they save. The price is a
+// group like [big MatMul, small Relu], where one core idles once the Relu
+// is done; reordering makes such groups rare.
 //
 //	group 0: [#0 #1 #2]  --3 dispatches, 2 workers--> w0: #0 #2   w1: #1
 //	barrier              wait for w0 and w1
@@ -265,7 +271,7 @@ func (e *encoder) runGroup(g []cmd) error {
 		return nil
 	}
 	lanes := min(w, len(g))
-	threads := w
+	threads := 1 // the lanes already fill the cores; see the file comment
 	var next atomic.Int64
 	errs := make([]error, len(g))
 	var wg sync.WaitGroup

@@ -21,43 +21,63 @@ func init() {
 	register(kGemm, "Gemm")
 }
 
+// Cache blocking for matmulCore: a kBlock x jBlock tile of b (64 KiB of
+// float64) stays in cache while every row of a thread's chunk uses it.
+// kBlock is a multiple of 4, so blocking does not change the association
+// order below.
+const (
+	kBlock = 32
+	jBlock = 256
+)
+
 // matmulCore computes c (batch*m*n) = a (batch*m*k) x b (batch*k*n).
-// Each row of c accumulates four rows of b per pass (fewer loads and
-// stores of c than one at a time); the association order is fixed:
-// c[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j] for k in steps of 4,
-// then the remaining k one at a time.
+// Each element of c accumulates over k in ascending order, four rows of b
+// per pass: c[j] += a0*b0[j] + a1*b1[j] + a2*b2[j] + a3*b3[j], then the
+// remaining k one at a time. The loops are tiled over k and j for cache
+// reuse and split over rows across threads; neither changes any element's
+// order of operations, so the result does not depend on threads.
 func matmulCore(threads int, batch, m, k, n int64, a, b []float64) []float64 {
 	c := make([]float64, batch*m*n)
 	if m*n*k < 1<<14 {
 		threads = 1
 	}
 	parallelFor(threads, batch*m, func(lo, hi int64) {
-		for r := lo; r < hi; r++ {
-			bi := r / m
-			arow := a[r*k : (r+1)*k]
-			crow := c[r*n : (r+1)*n]
+		for r0 := lo; r0 < hi; {
+			// rows of one batch entry share b
+			bi := r0 / m
+			r1 := min(hi, (bi+1)*m)
 			bm := b[bi*k*n : (bi+1)*k*n]
-			kk := int64(0)
-			for ; kk+4 <= k; kk += 4 {
-				a0, a1, a2, a3 := arow[kk], arow[kk+1], arow[kk+2], arow[kk+3]
-				b0 := bm[kk*n : kk*n+n]
-				b1 := bm[(kk+1)*n : (kk+1)*n+n]
-				b2 := bm[(kk+2)*n : (kk+2)*n+n]
-				b3 := bm[(kk+3)*n : (kk+3)*n+n]
-				b1, b2, b3 = b1[:len(b0)], b2[:len(b0)], b3[:len(b0)]
-				cr := crow[:len(b0)]
-				for j, v0 := range b0 {
-					cr[j] += a0*v0 + a1*b1[j] + a2*b2[j] + a3*b3[j]
+			for j0 := int64(0); j0 < n; j0 += jBlock {
+				j1 := min(j0+jBlock, n)
+				for k0 := int64(0); k0 < k; k0 += kBlock {
+					k1 := min(k0+kBlock, k)
+					for r := r0; r < r1; r++ {
+						arow := a[r*k : (r+1)*k]
+						cr := c[r*n+j0 : r*n+j1]
+						kk := k0
+						for ; kk+4 <= k1; kk += 4 {
+							a0, a1, a2, a3 := arow[kk], arow[kk+1], arow[kk+2], arow[kk+3]
+							b0 := bm[kk*n+j0 : kk*n+j1]
+							b1 := bm[(kk+1)*n+j0 : (kk+1)*n+j1]
+							b2 := bm[(kk+2)*n+j0 : (kk+2)*n+j1]
+							b3 := bm[(kk+3)*n+j0 : (kk+3)*n+j1]
+							b1, b2, b3, cr := b1[:len(b0)], b2[:len(b0)], b3[:len(b0)], cr[:len(b0)]
+							for j, v0 := range b0 {
+								cr[j] += a0*v0 + a1*b1[j] + a2*b2[j] + a3*b3[j]
+							}
+						}
+						for ; kk < k1; kk++ {
+							av := arow[kk]
+							brow := bm[kk*n+j0 : kk*n+j1]
+							cr := cr[:len(brow)]
+							for j, bv := range brow {
+								cr[j] += av * bv
+							}
+						}
+					}
 				}
 			}
-			for ; kk < k; kk++ {
-				av := arow[kk]
-				brow := bm[kk*n : kk*n+n]
-				cr := crow[:len(brow)]
-				for j, bv := range brow {
-					cr[j] += av * bv
-				}
-			}
+			r0 = r1
 		}
 	})
 	return c
