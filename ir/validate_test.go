@@ -320,10 +320,15 @@ func TestValidateNeverPanics(t *testing.T) {
 			Nodes: []*ir.Node{{ID: 0, Op: "Concat", Inputs: nil, Outputs: []ir.ValueID{1}}}},
 	}
 	for i, g := range graphs {
-		_ = g.Validate()
+		// Only the empty graph is well-formed; every other one must be
+		// rejected, and no schedule naming nodes -1 and 99 is valid.
+		if err := g.Validate(); (err == nil) != (i == 0) {
+			t.Errorf("graph %d: Validate = %v, want an error for every graph but the empty one", i, err)
+		}
 		_, _ = g.Schedule()
 		_, _ = g.TopoOrder()
-		_ = g.CheckSchedule([]ir.NodeID{0, -1, 99})
-		_ = i
+		if err := g.CheckSchedule([]ir.NodeID{0, -1, 99}); err == nil {
+			t.Errorf("graph %d: CheckSchedule accepted nodes -1 and 99", i)
+		}
 	}
 }
