@@ -183,6 +183,9 @@ func (m *srchMin) localSearch() {
 			}
 			return a - b
 		})
+		if len(peak) == 0 {
+			return // only fixed buffers reach above LB
+		}
 		cand := slices.Clone(order)
 		moves := 1 + rng.IntN(4)
 		for range moves {

@@ -83,3 +83,19 @@ func TestBenchErrors(t *testing.T) {
 		t.Fatalf("code %d: %s", code, errb.String())
 	}
 }
+
+// TestBudgetFlag: -budget reaches the "search" strategy of a plain run.
+func TestBudgetFlag(t *testing.T) {
+	dir := benchDir(t)
+	var out, errb bytes.Buffer
+	code := run([]string{"-strategy", "search", "-budget", "1s", "-format", "json", filepath.Join(dir, "small", "input.12.csv")}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "12") {
+		t.Fatalf("output %s", out.String())
+	}
+	if code := run([]string{"-budget", "soon", filepath.Join(dir, "small", "input.12.csv")}, &out, &errb); code == 0 {
+		t.Fatal("a malformed -budget was accepted")
+	}
+}
