@@ -10,21 +10,30 @@ package planner
 // so far: a found placement lowers the best arena to its real peak, a
 // completed search without a placement proves the capacity infeasible and
 // raises the lower end for good, an aborted one (node limit) raises it for
-// this round only. Each round tries every static order with a node limit
-// that doubles from round to round, so an order that suits the instance
-// finishes early and a hard instance still gets deep searches later.
+// this round only. Each round tries every static order (twice: with and
+// without re-ranking the parts that decomposition splits off) with a node
+// limit that doubles from round to round, so an order that suits the
+// instance finishes early and a hard instance still gets deep searches
+// later. The orders run side by side on GOMAXPROCS goroutines; the
+// lowest-numbered order that succeeds wins, so the result does not depend
+// on timing. In the first half of the budget the bisection takes only a few
+// shallow steps per round, leaving the time to the attempts at LB.
 //
 // Instances too large for the exact search as a whole (more than
-// srchExactMax free buffers) go to improve.go, which re-packs windows
-// around the peak with the same exact search while the rest stays fixed.
+// srchExactMax free buffers) go to improve.go: band re-packing with the same
+// exact search while the rest stays fixed, then an order local search.
 //
-// The run stops at Options.TimeBudget (10 s when zero) or when ctx is done,
-// and always returns the best valid placement found; it prints a progress
-// line to Options.Progress once a second after the first second.
+// The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
+// or when ctx is done, and always returns the best valid placement found;
+// it prints a progress line to Options.Progress once a second after the
+// first second. The portfolio run that seeds it is not interruptible by
+// the budget (only by ctx), so on the largest traces a budget shorter than
+// the portfolio's time is exceeded by that much.
 //
 // Example: challenging/K (454 buffers) starts at 1.2773 x LB from the
-// portfolio; the first attempt at capacity LB with the first static order
-// succeeds and the run returns arena = LB with method "search/exact".
+// portfolio; an attempt at capacity LB succeeds after a few thousand nodes
+// and the run returns arena = LB (proven optimal) with method
+// "search/exact".
 
 import (
 	"context"
