@@ -4,17 +4,19 @@ import (
 	"encoding/binary"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/profile"
 )
 
 // dispatchSpans turns resolved timestamp samples (two per dispatch, GPU
 // ticks) into host nanosecond spans: ticks scale by the CPU/GPU clock ratio
-// measured around the run and are placed so that the first sample falls at
-// the command buffer's start.
+// measured around the run (profile.GPUClock; 1:1 when the pairs do not
+// advance) and are placed so that the first sample falls at the command
+// buffer's start.
 func dispatchSpans(data []byte, n int, startNs int64, cpu0, gpu0, cpu1, gpu1 uint64) []exec.Span {
-	scale := 1.0
-	if gpu1 > gpu0 && cpu1 > cpu0 {
-		scale = float64(cpu1-cpu0) / float64(gpu1-gpu0)
-	}
+	var clk profile.GPUClock
+	_ = clk.Sync(int64(cpu0), int64(gpu0)) // the first pair is always taken
+	_ = clk.Sync(int64(cpu1), int64(gpu1)) // rejected (rate stays 1) unless both clocks advanced
+	n = max(n, 0)
 	ts := make([]uint64, 0, n)
 	for i := 0; i+8 <= len(data) && len(ts) < n; i += 8 {
 		ts = append(ts, binary.LittleEndian.Uint64(data[i:]))
@@ -31,8 +33,8 @@ func dispatchSpans(data []byte, n int, startNs int64, cpu0, gpu0, cpu1, gpu1 uin
 			continue
 		}
 		spans[i] = exec.Span{
-			StartNs: startNs + int64(float64(ts[2*i]-first)*scale),
-			EndNs:   startNs + int64(float64(ts[2*i+1]-first)*scale),
+			StartNs: startNs + clk.DurationNs(int64(ts[2*i]-first)),
+			EndNs:   startNs + clk.DurationNs(int64(ts[2*i+1]-first)),
 		}
 	}
 	return spans

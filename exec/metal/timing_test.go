@@ -32,6 +32,11 @@ func TestDispatchSpans(t *testing.T) {
 		{"end before start dropped", samples(50, 40), 2, 0, 0, 1, 1,
 			[]exec.Span{{}}},
 		{"short data", samples(10), 2, 0, 0, 1, 1, []exec.Span{{}}},
+		{"clocks not advancing: 1:1", samples(10, 20), 2, 100, 100, 100, 50,
+			[]exec.Span{{StartNs: 5000, EndNs: 5010}}},
+		{"fractional rate rounds", samples(0+1, 3+1), 2, 0, 0, 125, 3,
+			[]exec.Span{{StartNs: 5000, EndNs: 5125}}},
+		{"negative count", samples(10, 20), -1, 0, 0, 1, 1, []exec.Span{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
