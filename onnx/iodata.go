@@ -25,39 +25,16 @@ func OutputValues(g *ir.Graph) []ir.ValueID { return g.ValuesWith(ir.FlagOutput)
 
 // ReadInputs reads input_<i>.pb from dir for every graph input. A tensor
 // whose name is a graph input's name goes to that input; an unnamed one to
-// the input at its position. Dtype and shape must match the graph's.
+// the input at its position. Dtype and shape must match the graph's. Every
+// problem is reported (errors.Join).
 func ReadInputs(g *ir.Graph, dir string) (map[ir.ValueID][]byte, error) {
-	ins := InputValues(g)
-	byName := map[string]ir.ValueID{}
-	for _, id := range ins {
-		byName[g.Values[id].Name] = id
+	ts, err := readSet(g, InputValues(g), dir, "input")
+	if err != nil {
+		return nil, err
 	}
-	out := map[ir.ValueID][]byte{}
-	var errs []error
-	for i := range ins {
-		path := filepath.Join(dir, fmt.Sprintf("input_%d.pb", i))
-		t, err := ReadTensorFile(path)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		id, ok := byName[t.Name]
-		if !ok {
-			id = ins[i]
-		}
-		v := g.Values[id]
-		if t.DType != v.DType || !t.Shape.Equal(v.Shape) {
-			errs = append(errs, &TensorError{Name: v.Name, Err: fmt.Errorf("%s holds %v%v, the graph input is %v: %w", path, t.DType, t.Shape, v.Type(), ErrShapeMismatch)})
-			continue
-		}
-		if _, dup := out[id]; dup {
-			errs = append(errs, &TensorError{Name: v.Name, Err: fmt.Errorf("%s: input given twice: %w", path, ErrRedefined)})
-			continue
-		}
+	out := make(map[ir.ValueID][]byte, len(ts))
+	for id, t := range ts {
 		out[id] = t.Data
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
 	}
 	return out, nil
 }
@@ -85,25 +62,46 @@ func WriteOutputs(g *ir.Graph, outs map[ir.ValueID][]byte, dir string) error {
 // ReadOutputs reads output_<i>.pb from dir for every graph output (the
 // reference a run is compared with), matched like ReadInputs.
 func ReadOutputs(g *ir.Graph, dir string) (map[ir.ValueID]*Tensor, error) {
-	outs := OutputValues(g)
+	return readSet(g, OutputValues(g), dir, "output")
+}
+
+// readSet reads <kind>_<i>.pb from dir for each of ids (the graph's inputs
+// or outputs, kind "input" or "output"). A tensor named after one of ids
+// goes to that value, any other to ids[i]. A file that cannot be read, a
+// dtype or shape that differs from the value's, or a value given twice is
+// an error; all of them are reported, joined. A value given twice would
+// otherwise leave another without data, unnoticed.
+func readSet(g *ir.Graph, ids []ir.ValueID, dir, kind string) (map[ir.ValueID]*Tensor, error) {
 	byName := map[string]ir.ValueID{}
-	for _, id := range outs {
+	for _, id := range ids {
 		byName[g.Values[id].Name] = id
 	}
-	res := map[ir.ValueID]*Tensor{}
-	for i := range outs {
-		t, err := ReadTensorFile(filepath.Join(dir, fmt.Sprintf("output_%d.pb", i)))
+	out := map[ir.ValueID]*Tensor{}
+	var errs []error
+	for i := range ids {
+		path := filepath.Join(dir, fmt.Sprintf("%s_%d.pb", kind, i))
+		t, err := ReadTensorFile(path)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		id, ok := byName[t.Name]
 		if !ok {
-			id = outs[i]
+			id = ids[i]
 		}
-		if v := g.Values[id]; t.DType != v.DType || !t.Shape.Equal(v.Shape) {
-			return nil, &TensorError{Name: v.Name, Err: fmt.Errorf("output_%d.pb holds %v%v, the graph output is %v: %w", i, t.DType, t.Shape, v.Type(), ErrShapeMismatch)}
+		v := g.Values[id]
+		if t.DType != v.DType || !t.Shape.Equal(v.Shape) {
+			errs = append(errs, &TensorError{Name: v.Name, Err: fmt.Errorf("%s holds %v%v, the graph %s is %v: %w", path, t.DType, t.Shape, kind, v.Type(), ErrShapeMismatch)})
+			continue
 		}
-		res[id] = t
+		if _, dup := out[id]; dup {
+			errs = append(errs, &TensorError{Name: v.Name, Err: fmt.Errorf("%s: %s given twice: %w", path, kind, ErrRedefined)})
+			continue
+		}
+		out[id] = t
 	}
-	return res, nil
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
 }
