@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +63,38 @@ func TestPlanErrors(t *testing.T) {
 			[]error{ErrTooLarge}},
 		{"bad broadcast", exec.Dispatch{Op: "Add", Inputs: []exec.Binding{f32Binding(0, 0, 0, 2, 3), f32Binding(1, 0, 64, 4)}, Outputs: []exec.Binding{f32Binding(2, 0, 128, 2, 3)}},
 			[]error{ErrUnsupported}},
+		{"too many inputs", exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{f32Binding(0, 0, 0, 2), f32Binding(1, 0, 8, 2)}, Outputs: []exec.Binding{f32Binding(2, 0, 16, 2)}},
+			[]error{ErrUnsupported, exec.ErrUnsupported}},
+		{"shape rule rejects the attributes", exec.Dispatch{Op: "Reshape", Inputs: []exec.Binding{f32Binding(0, 0, 0, 2, 3)}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}},
+			[]error{ErrUnsupported, exec.ErrUnsupported, ir.ErrAttr}},
+	}
+	// Outputs that disagree with the op's shape rule: each kernel would
+	// index outside a binding, so every op must refuse them.
+	b, cond, idx := f32Binding, exec.Binding{Value: 8, DType: ir.Bool, Shape: ir.Shape{2, 3}, StridesBytes: []int64{3, 1}, OffsetBytes: 400},
+		exec.Binding{Value: 9, DType: ir.I64, Shape: ir.Shape{2}, StridesBytes: []int64{8}, OffsetBytes: 512}
+	wrongOutput := map[string]exec.Dispatch{
+		"Concat":            {Attrs: ir.Attrs{"axis": ir.Int(0)}, Inputs: []exec.Binding{b(0, 0, 0, 2, 3), b(2, 0, 64, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 128, 4, 2)}},
+		"Split":             {Attrs: ir.Attrs{"axis": ir.Int(0)}, Inputs: []exec.Binding{b(0, 0, 0, 4, 2)}, Outputs: []exec.Binding{b(1, 0, 64, 2, 3), b(2, 0, 128, 2, 3)}},
+		"Softmax":           {Inputs: []exec.Binding{b(0, 0, 0, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+		"LogSoftmax":        {Inputs: []exec.Binding{b(0, 0, 0, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+		"LayerNorm":         {Attrs: ir.Attrs{"axis": ir.Int(-1)}, Inputs: []exec.Binding{b(0, 0, 0, 2, 3), b(2, 0, 256, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+		"BatchNorm":         {Inputs: []exec.Binding{b(0, 0, 0, 1, 2, 2, 2), b(2, 0, 200, 2), b(3, 0, 220, 2), b(4, 0, 240, 2), b(5, 0, 260, 2)}, Outputs: []exec.Binding{b(1, 0, 64, 1, 4, 2, 2)}},
+		"Pad":               {Attrs: ir.Attrs{"pads": ir.Ints(0, 0, 0, 0)}, Inputs: []exec.Binding{b(0, 0, 0, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+		"Slice":             {Attrs: ir.Attrs{"starts": ir.Ints(0), "ends": ir.Ints(1), "axes": ir.Ints(0)}, Inputs: []exec.Binding{b(0, 0, 0, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+		"MaxPool":           {Attrs: ir.Attrs{"kernel_shape": ir.Ints(1, 1)}, Inputs: []exec.Binding{b(0, 0, 0, 1, 1, 2, 2)}, Outputs: []exec.Binding{b(1, 0, 64, 1, 1, 4, 4)}},
+		"GlobalAveragePool": {Inputs: []exec.Binding{b(0, 0, 0, 1, 1, 2, 2)}, Outputs: []exec.Binding{b(1, 0, 64, 1, 4, 4, 4)}},
+		"Conv":              {Inputs: []exec.Binding{b(0, 0, 0, 1, 1, 2, 2), b(2, 0, 100, 1, 1, 1, 1)}, Outputs: []exec.Binding{b(1, 0, 64, 1, 1, 4, 4)}},
+		"Gather":            {Inputs: []exec.Binding{b(0, 0, 0, 2, 3), idx}, Outputs: []exec.Binding{b(2, 0, 128, 5, 3)}},
+		"Where":             {Inputs: []exec.Binding{cond, b(0, 0, 0, 2, 3), b(2, 0, 100, 2, 3)}, Outputs: []exec.Binding{b(1, 0, 64, 4, 4)}},
+	}
+	for _, op := range slices.Sorted(maps.Keys(wrongOutput)) {
+		d := wrongOutput[op]
+		d.Op = op
+		tests = append(tests, struct {
+			name string
+			d    exec.Dispatch
+			want []error
+		}{op + " with a wrong output shape", d, []error{ErrUnsupported, exec.ErrUnsupported}})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,7 +256,7 @@ func TestNewOffDarwin(t *testing.T) {
 func TestPlanReshapeCopies(t *testing.T) {
 	in := f32Binding(0, 0, 0, 3, 2)
 	in.StridesBytes = []int64{4, 12} // a transposed [2 3]
-	d := &exec.Dispatch{Op: "Reshape", Inputs: []exec.Binding{in}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}}
+	d := &exec.Dispatch{Op: "Reshape", Attrs: ir.Attrs{"shape": ir.Ints(6)}, Inputs: []exec.Binding{in}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}}
 	ls, err := Plan(d)
 	if err != nil {
 		t.Fatal(err)

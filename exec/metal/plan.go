@@ -81,8 +81,13 @@ func Plan(d *exec.Dispatch) ([]Launch, error) {
 	switch {
 	case !ok:
 		err = p.errorf(ErrUnsupported, "unknown op")
-	case len(d.Inputs) < info.MinInputs || len(d.Outputs) == 0:
+	case len(d.Inputs) < info.MinInputs || len(d.Inputs) > info.MaxInputs || len(d.Outputs) == 0:
 		err = p.errorf(ErrUnsupported, "%d inputs, %d outputs", len(d.Inputs), len(d.Outputs))
+	default:
+		err = p.checkTypes(info)
+	}
+	switch {
+	case err != nil:
 	case unaryCode(d) >= 0:
 		err = p.unary()
 	case binaryCode(d.Op) >= 0:
@@ -135,6 +140,31 @@ func Plan(d *exec.Dispatch) ([]Launch, error) {
 		return nil, err
 	}
 	return p.launches, nil
+}
+
+// checkTypes holds the dispatch to its op's shape rule (ir.OpInfo.Infer),
+// as ir.Validate holds a node: the kernels index their operands by the
+// shapes of the bindings, so outputs that disagree with the rule (a Concat
+// output narrower than its inputs, a Softmax output larger than its input)
+// would make a kernel read or write outside its bindings.
+func (p *planState) checkTypes(info *ir.OpInfo) error {
+	in := make([]ir.TensorType, len(p.d.Inputs))
+	for i, b := range p.d.Inputs {
+		in[i] = ir.TensorType{DType: b.DType, Shape: b.Shape}
+	}
+	want, err := info.Infer(in, p.d.Attrs)
+	if err != nil {
+		return fmt.Errorf("%w: dispatch %d (%s %q): %w", ErrUnsupported, p.d.Index, p.d.Op, p.d.Name, err)
+	}
+	if len(want) != len(p.d.Outputs) {
+		return p.errorf(ErrUnsupported, "%d outputs, %s gives %d", len(p.d.Outputs), p.d.Op, len(want))
+	}
+	for j, o := range p.d.Outputs {
+		if o.DType != want[j].DType || !o.Shape.Equal(want[j].Shape) {
+			return p.errorf(ErrUnsupported, "output %d (value %d) is %v%v, %s gives %v", j, o.Value, o.DType, o.Shape, p.d.Op, want[j])
+		}
+	}
+	return nil
 }
 
 // requireF32 checks the dtypes of the given bindings.
