@@ -71,16 +71,26 @@ func windowOut(n, k, stride, padBegin, padEnd, dil int64, ceil bool) (int64, err
 	return out, nil
 }
 
-func inferConv(in []TensorType, a Attrs) ([]TensorType, error) {
+// convInputs checks what Conv and ConvTranspose share: input and weight
+// (and bias) of one dtype, input and weight 4-D; it returns their shapes.
+func convInputs(op string, in []TensorType) (x, w Shape, err error) {
 	if err := need(in, 2); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := sameDType(in...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	x, w := in[0].Shape, in[1].Shape
+	x, w = in[0].Shape, in[1].Shape
 	if len(x) != 4 || len(w) != 4 {
-		return nil, shapeErr("Conv needs 4-D input and weight, have %v and %v", x, w)
+		return nil, nil, shapeErr("%s needs 4-D input and weight, have %v and %v", op, x, w)
+	}
+	return x, w, nil
+}
+
+func inferConv(in []TensorType, a Attrs) ([]TensorType, error) {
+	x, w, err := convInputs("Conv", in)
+	if err != nil {
+		return nil, err
 	}
 	g := a.GetInt("group", 1)
 	if g < 1 || g > max(x[1], 1) || x[1]%g != 0 || w[0]%g != 0 || w[1]*g != x[1] {
@@ -108,15 +118,9 @@ func inferConv(in []TensorType, a Attrs) ([]TensorType, error) {
 }
 
 func inferConvTranspose(in []TensorType, a Attrs) ([]TensorType, error) {
-	if err := need(in, 2); err != nil {
+	x, w, err := convInputs("ConvTranspose", in)
+	if err != nil {
 		return nil, err
-	}
-	if err := sameDType(in...); err != nil {
-		return nil, err
-	}
-	x, w := in[0].Shape, in[1].Shape
-	if len(x) != 4 || len(w) != 4 {
-		return nil, shapeErr("ConvTranspose needs 4-D input and weight, have %v and %v", x, w)
 	}
 	g := a.GetInt("group", 1)
 	if g < 1 || g > max(x[1], 1) || w[0] != x[1] || x[1]%g != 0 || w[2] > maxWindowAttr || w[3] > maxWindowAttr {
