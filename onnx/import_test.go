@@ -374,3 +374,12 @@ func TestImportNoOpsetImport(t *testing.T) {
 	_, err := ImportModel(m, Options{})
 	errIs(t, err, ErrOpset, "opset -1")
 }
+
+// TestUnsupportedHostileGraphs: a nil graph or nil nodes (which ir.Validate
+// reports) are counted around, not dereferenced.
+func TestUnsupportedHostileGraphs(t *testing.T) {
+	eq(t, len(Unsupported(nil)), 0)
+	g := &ir.Graph{Nodes: []*ir.Node{nil, {Op: "Mystery", Opaque: true}}}
+	eq(t, map[string]int{"Mystery": 1}, Unsupported(g))
+	errIs(t, CheckRunnable(g), ErrUnsupported, "Mystery x1")
+}

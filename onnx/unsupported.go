@@ -9,11 +9,15 @@ import (
 )
 
 // Unsupported counts the graph's opaque nodes by op name: the ops that can
-// be planned but not run. An empty map means every node is in the core set.
+// be planned but not run. An empty map means every node is in the core set
+// (nil nodes, which ir.Validate reports, are skipped).
 func Unsupported(g *ir.Graph) map[string]int {
 	out := map[string]int{}
+	if g == nil {
+		return out
+	}
 	for _, n := range g.Nodes {
-		if n.Opaque {
+		if n != nil && n.Opaque {
 			out[n.Op]++
 		}
 	}
