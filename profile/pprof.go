@@ -14,8 +14,8 @@ import (
 // bytes), and a stack of up to three frames, leaf first: the op (dispatch
 // label), its group, and the graph. `go tool pprof -top` then lists the
 // slowest ops flat, and `-peek`, `-tree` or the flame graph roll them up
-// per group and for the whole graph. Samples carry the op kind and lane as
-// string labels and the dispatch index as a numeric label, so
+// per group and for the whole graph. Samples carry the op kind as a string
+// label and the dispatch index and lane as numeric labels, so
 // `-tagfocus kind=conv` keeps only convolutions.
 
 // PprofTimeType and PprofBytesType are the sample types of WritePprof.
