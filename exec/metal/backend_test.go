@@ -203,14 +203,25 @@ func TestEncoderMisuse(t *testing.T) {
 	if err := enc.Dispatch("not a kernel", d); !errors.Is(err, ErrBadHandle) {
 		t.Errorf("foreign kernel: %v", err)
 	}
-	if _, err := enc.Wait(context.Background()); err == nil {
-		t.Error("wait before commit accepted")
+	if _, err := enc.Wait(context.Background()); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("wait before commit: %v, want ErrEncoderState", err)
 	}
 	if err := enc.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if err := enc.Commit(); err == nil {
-		t.Error("second commit accepted")
+	if err := enc.Commit(); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("second commit: %v, want ErrEncoderState", err)
+	}
+	if err := enc.Dispatch(nil, d); !errors.Is(err, ErrBadHandle) {
+		t.Errorf("nil kernel: %v, want ErrBadHandle", err)
+	}
+	relu := &exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}
+	k, err := be.Prepare(relu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Dispatch(k, relu); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("dispatch after commit: %v, want ErrEncoderState", err)
 	}
 	if _, err := newBackend(newFakeDevice(nil), Options{}).Prepare(&exec.Dispatch{Op: "Relu",
 		Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}); !errors.Is(err, ErrKernel) {

@@ -193,7 +193,7 @@ func (e *encoder) Dispatch(k exec.Kernel, d *exec.Dispatch) error {
 		return fmt.Errorf("%w: kernel %T", ErrBadHandle, k)
 	}
 	if e.committed {
-		return fmt.Errorf("metal: %s: dispatch %d after commit", e.label, d.Index)
+		return fmt.Errorf("%w: %s: dispatch %d after commit", ErrEncoderState, e.label, d.Index)
 	}
 	if err := e.cmds.mark(d.Index, false); err != nil {
 		return err
@@ -233,7 +233,7 @@ func (e *encoder) Barrier() error {
 // Commit ends encoding and commits the command buffer.
 func (e *encoder) Commit() error {
 	if e.committed {
-		return fmt.Errorf("metal: %s: committed twice", e.label)
+		return fmt.Errorf("%w: %s: committed twice", ErrEncoderState, e.label)
 	}
 	e.committed = true
 	return e.cmds.commit()
@@ -243,7 +243,7 @@ func (e *encoder) Commit() error {
 // dispatch spans, when sampled) into the profiler and returns the timings.
 func (e *encoder) Wait(ctx context.Context) (*exec.Timings, error) {
 	if !e.committed {
-		return nil, fmt.Errorf("metal: %s: wait before commit", e.label)
+		return nil, fmt.Errorf("%w: %s: wait before commit", ErrEncoderState, e.label)
 	}
 	cb, ds, err := e.cmds.wait(ctx)
 	if err != nil {

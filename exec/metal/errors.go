@@ -26,4 +26,7 @@ var (
 	ErrRange = errors.New("metal: buffer access out of range")
 	// ErrBadHandle reports a Kernel or Memory that this backend did not make.
 	ErrBadHandle = errors.New("metal: foreign handle")
+	// ErrEncoderState reports an encoder call out of order: a dispatch
+	// after Commit, a second Commit, or Wait before Commit.
+	ErrEncoderState = errors.New("metal: encoder call out of order")
 )
