@@ -148,6 +148,9 @@ type kernel struct {
 
 // Prepare finds the kernel for d's op and checks its dtypes and arity.
 func (b *Backend) Prepare(d *exec.Dispatch) (exec.Kernel, error) {
+	if err := d.CheckTypes(); err != nil {
+		return nil, err
+	}
 	fn, err := lookup(d)
 	if err != nil {
 		return nil, err

@@ -77,14 +77,10 @@ func (p *planState) add(kernel string, args any, threads int64, ops []exec.Bindi
 func Plan(d *exec.Dispatch) ([]Launch, error) {
 	p := &planState{d: d}
 	var err error
-	info, ok := ir.LookupOp(d.Op)
-	switch {
-	case !ok:
+	if _, ok := ir.LookupOp(d.Op); !ok {
 		err = p.errorf(ErrUnsupported, "unknown op")
-	case len(d.Inputs) < info.MinInputs || len(d.Inputs) > info.MaxInputs || len(d.Outputs) == 0:
-		err = p.errorf(ErrUnsupported, "%d inputs, %d outputs", len(d.Inputs), len(d.Outputs))
-	default:
-		err = p.checkTypes(info)
+	} else {
+		err = p.checkTypes()
 	}
 	switch {
 	case err != nil:
@@ -142,27 +138,12 @@ func Plan(d *exec.Dispatch) ([]Launch, error) {
 	return p.launches, nil
 }
 
-// checkTypes holds the dispatch to its op's shape rule (ir.OpInfo.Infer),
-// as ir.Validate holds a node: the kernels index their operands by the
-// shapes of the bindings, so outputs that disagree with the rule (a Concat
-// output narrower than its inputs, a Softmax output larger than its input)
-// would make a kernel read or write outside its bindings.
-func (p *planState) checkTypes(info *ir.OpInfo) error {
-	in := make([]ir.TensorType, len(p.d.Inputs))
-	for i, b := range p.d.Inputs {
-		in[i] = ir.TensorType{DType: b.DType, Shape: b.Shape}
-	}
-	want, err := info.Infer(in, p.d.Attrs)
-	if err != nil {
-		return fmt.Errorf("%w: dispatch %d (%s %q): %w", ErrUnsupported, p.d.Index, p.d.Op, p.d.Name, err)
-	}
-	if len(want) != len(p.d.Outputs) {
-		return p.errorf(ErrUnsupported, "%d outputs, %s gives %d", len(p.d.Outputs), p.d.Op, len(want))
-	}
-	for j, o := range p.d.Outputs {
-		if o.DType != want[j].DType || !o.Shape.Equal(want[j].Shape) {
-			return p.errorf(ErrUnsupported, "output %d (value %d) is %v%v, %s gives %v", j, o.Value, o.DType, o.Shape, p.d.Op, want[j])
-		}
+// checkTypes holds the dispatch to its op's shape rule through
+// exec.Dispatch.CheckTypes: kernels index their operands by the bindings'
+// shapes, so a disagreeing output would be read or written out of bounds.
+func (p *planState) checkTypes() error {
+	if err := p.d.CheckTypes(); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnsupported, err)
 	}
 	return nil
 }
