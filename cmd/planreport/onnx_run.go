@@ -66,13 +66,9 @@ func runTestData(s *session, inDir, outDir, modeFlag string) error {
 	if err := onnx.CheckRunnable(g); err != nil {
 		return err
 	}
-	modes := exec.Modes()
-	if modeFlag != "all" {
-		m, err := exec.ParseMode(modeFlag)
-		if err != nil {
-			return err
-		}
-		modes = []exec.Mode{m}
+	modes, err := parseModes(modeFlag)
+	if err != nil {
+		return err
 	}
 	in, err := onnx.ReadInputs(g, inDir)
 	if err != nil {

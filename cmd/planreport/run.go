@@ -57,13 +57,9 @@ func runGraph(s *session, modeFlag string, seed uint64, runs, workers int) error
 	if runs < 1 {
 		return fmt.Errorf("-runs %d: want at least 1", runs)
 	}
-	modes := exec.Modes()
-	if modeFlag != "all" {
-		m, err := exec.ParseMode(modeFlag)
-		if err != nil {
-			return err
-		}
-		modes = []exec.Mode{m}
+	modes, err := parseModes(modeFlag)
+	if err != nil {
+		return err
 	}
 	order := s.Plan.Order
 	if order == nil {
@@ -175,4 +171,17 @@ func sum(dt ir.DType, b []byte) string {
 		}
 	}
 	return fmt.Sprintf("%.6g", s)
+}
+
+// parseModes maps the -mode flag to the modes to run: one by name, or every
+// mode for "all".
+func parseModes(flag string) ([]exec.Mode, error) {
+	if flag == "all" {
+		return exec.Modes(), nil
+	}
+	m, err := exec.ParseMode(flag)
+	if err != nil {
+		return nil, err
+	}
+	return []exec.Mode{m}, nil
 }
