@@ -18,6 +18,18 @@
 // peak of the live bytes) says how far from optimal a plan can be; Verify
 // checks a plan independently of both steps.
 //
+// The "search" strategy (Search) goes further, anytime, within a time
+// budget: it starts from the portfolio's placement and asks an exact
+// search over canonical placements (each buffer resting on the floor or on
+// a buffer live at the same time; floors, dominance and time decomposition
+// prune it; exact.go) whether a smaller capacity fits, first the lower
+// bound, then by bisection. Instances too large to search whole (real
+// traces of tens of thousands of buffers) are improved instead: the
+// buffers that reach highest are re-packed exactly with the rest fixed,
+// and the winning greedy order is perturbed around the peak (improve.go).
+// It always returns the best valid placement found, and stops early on
+// ctx.
+//
 // The calls, in order:
 //
 //	p, err := planner.PlanGraph(ctx, g, nil, planner.Options{})   // nil: g.Schedule()
@@ -30,6 +42,11 @@
 //	p, err := planner.PlanBuffers(ctx, bufs, planner.Options{Strategy: "portfolio"})
 //	err = planner.WriteCSV(w, p.Buffers, p.Offsets)
 //
+// To search for a smaller arena within a budget:
+//
+//	p, err := planner.PlanBuffers(ctx, bufs, planner.Options{Strategy: "search", TimeBudget: 10 * time.Second})
+//	res, err := planner.Search(ctx, bufs, planner.SearchConfig{Budget: 10 * time.Second}) // res.Arena, res.LB, res.Optimal, res.Method
+//
 // Strategies are registered by name (RegisterPlacer, PlacerByName,
-// PlacerNames); other files add their own, such as an exact search.
+// PlacerNames); "search" is registered by search_placer.go.
 package planner

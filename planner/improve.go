@@ -27,7 +27,6 @@ package planner
 // costs nothing, and the next re-placement lowers the peak by a few KB.
 
 import (
-	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -147,19 +146,7 @@ func (m *srchMin) localSearch() {
 			op = o
 		}
 	}
-	order := make([]int, len(bufs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(i, j int) int {
-		if c := op.less(&bufs[i], &bufs[j]); c != 0 {
-			return c
-		}
-		if c := byContent(&bufs[i], &bufs[j]); c != 0 {
-			return c
-		}
-		return cmp.Compare(i, j)
-	})
+	order := op.order(bufs)
 	pos := make([]int, len(bufs))
 	rng := rand.New(rand.NewPCG(srchSeed, uint64(len(bufs))))
 	best := m.best

@@ -24,6 +24,12 @@ func (p *orderPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error)
 }
 
 func (p *orderPlacer) place(ctx context.Context, bufs []Buffer, bound *atomic.Int64) ([]int64, error) {
+	return placeInOrder(ctx, bufs, p.order(bufs), p.policy, bound)
+}
+
+// order returns the buffer indices in the order p places them: by p.less,
+// then by content, then by index.
+func (p *orderPlacer) order(bufs []Buffer) []int {
 	order := make([]int, len(bufs))
 	for i := range order {
 		order[i] = i
@@ -37,7 +43,7 @@ func (p *orderPlacer) place(ctx context.Context, bufs []Buffer, bound *atomic.In
 		}
 		return cmp.Compare(i, j)
 	})
-	return placeInOrder(ctx, bufs, order, p.policy, bound)
+	return order
 }
 
 // byContent compares every field, so that only identical buffers (which are
