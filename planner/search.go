@@ -20,8 +20,9 @@ package planner
 // shallow steps per round, leaving the time to the attempts at LB.
 //
 // Instances too large for the exact search as a whole (more than
-// srchExactMax free buffers) go to improve.go: band re-packing with the same
-// exact search while the rest stays fixed, then an order local search.
+// srchExactMax free buffers) go to improve.go: the peak order (peak.go),
+// band re-packing with the same exact search while the rest stays fixed,
+// then an order local search.
 //
 // The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
 // or when ctx is done, and always returns the best valid placement found;
