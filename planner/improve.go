@@ -57,44 +57,54 @@ func (m *srchMin) improve(free []int) {
 		}
 	}
 	order, policy := op.order(m.bufs), op.policy
-	if po, ok := m.peak(); ok {
-		order, policy = po, bestFit
+	peakOff, peakOrd := m.peak()
+	if peakOff != nil && m.method == "search/peak" {
+		order, policy = peakOrd, bestFit
 	}
 	if m.arena <= m.lb {
 		return
 	}
-	// Band re-packing gets at most 40% of what is left.
+	// Band re-packing gets at most 40% of what is left: first from the
+	// peak placement (its excess is a few buffers next to the peak step,
+	// which a band can move; on pangu_2.6B it reaches LB from 1.022 x LB
+	// while the portfolio's 1.0076 has thousands of tiny buffers on top),
+	// then from the best placement if that is another one.
 	end := m.deadline
 	m.deadline = time.Now().Add(time.Until(end) * 2 / 5)
-	m.windows(free)
+	if peakOff != nil {
+		m.windows(free, peakOff)
+	}
+	if m.method != "search/peak" && m.method != "search/window" {
+		m.windows(free, m.best)
+	}
 	m.deadline = end
 	m.localSearch(order, policy)
 }
 
-// peak places the buffers best-fit in peak order and keeps the placement
-// if it beats the best; it returns the order and whether it won.
-func (m *srchMin) peak() ([]int, bool) {
+// peak places the buffers best-fit in peak order, keeps the placement if it
+// beats the best, and returns it with the order (nil when stopped).
+func (m *srchMin) peak() ([]int64, []int) {
 	if m.stop() {
-		return nil, false
+		return nil, nil
 	}
 	order := peakOrder(m.bufs)
-	var bound atomic.Int64
-	bound.Store(m.arena - 1)
-	off, err := placeInOrder(context.WithoutCancel(m.ctx), m.bufs, order, bestFit, &bound)
-	if err != nil || !m.accept(off, "search/peak") {
-		return nil, false
+	off, err := placeInOrder(context.WithoutCancel(m.ctx), m.bufs, order, bestFit, nil)
+	if err != nil {
+		return nil, nil
 	}
-	return order, true
+	m.accept(off, "search/peak")
+	return off, order
 }
 
-// windows lowers m.best by exact re-packing of bands until the deadline:
-// the k buffers that reach highest are re-placed under a lower capacity,
-// every other buffer fixed, for growing k and targets from half the gap
-// to LB down to one byte below the arena.
-func (m *srchMin) windows(free []int) {
+// windows re-packs bands of the placement start (which it does not modify)
+// until the deadline or no band fits lower: the k buffers that reach
+// highest are re-placed under a lower capacity, every other buffer fixed,
+// for growing k and targets from half the gap to LB down to one byte below
+// the arena. Each step that beats m.best replaces it.
+func (m *srchMin) windows(free []int, start []int64) {
 	bufs := m.bufs
-	cur := slices.Clone(m.best)
-	arena := m.arena
+	cur := slices.Clone(start)
+	arena := ArenaSize(bufs, cur)
 	for !m.stop() && arena > m.lb {
 		improved := false
 		for _, k := range []int{128, 512, 2048} {

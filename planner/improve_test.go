@@ -50,7 +50,7 @@ func TestImproveBandRepack(t *testing.T) {
 		deadline: time.Now().Add(time.Second), lb: LowerBound(bufs)}
 	m.best = []int64{4, 8, 0}
 	m.arena = ArenaSize(bufs, m.best)
-	m.windows([]int{0, 1, 2})
+	m.windows([]int{0, 1, 2}, m.best)
 	if m.arena != 8 || m.method != "search/window" || VerifyPlacement(bufs, m.best) != nil {
 		t.Fatalf("arena %d method %q offsets %v", m.arena, m.method, m.best)
 	}
