@@ -105,6 +105,10 @@ func (m *srchMin) windows(free []int, start []int64) {
 	bufs := m.bufs
 	cur := slices.Clone(start)
 	arena := ArenaSize(bufs, cur)
+	// One attempt gets at most a tenth of the time left: with tens of
+	// thousands of fixed obstacles a node is slow, and on S_1 a single
+	// failing attempt at k = 2048 would otherwise take the whole phase.
+	slice := time.Until(m.deadline) / 10
 	for !m.stop() && arena > m.lb {
 		improved := false
 		for _, k := range []int{128, 512, 2048} {
@@ -122,7 +126,7 @@ func (m *srchMin) windows(free []int, start []int64) {
 				if t >= arena || m.stop() {
 					continue
 				}
-				if m.repackSet(cur, cand, t) {
+				if m.repackSet(cur, cand, t, time.Now().Add(slice)) {
 					arena = ArenaSize(bufs, cur)
 					improved = true
 					break
@@ -142,8 +146,8 @@ func (m *srchMin) windows(free []int, start []int64) {
 }
 
 // repackSet re-places the buffers cand (sorted) under capacity target with
-// every other buffer fixed; on success it updates cur.
-func (m *srchMin) repackSet(cur []int64, cand []int, target int64) bool {
+// every other buffer fixed, giving up at until; on success it updates cur.
+func (m *srchMin) repackSet(cur []int64, cand []int, target int64, until time.Time) bool {
 	bufs := m.bufs
 	lo, hi := bufs[cand[0]].Start, bufs[cand[0]].End
 	for _, i := range cand {
@@ -158,7 +162,7 @@ func (m *srchMin) repackSet(cur []int64, cand []int, target int64) bool {
 	}
 	in := newSrchInst(bufs, cand, fixed, fixedOff)
 	r := newSrchRun(in)
-	r.stop = m.stop
+	r.stop = func() bool { return m.stop() || time.Now().After(until) }
 	for k, rank := range srchOrders(in) {
 		r.rekey = srchOrderKeys[k]
 		st := r.solve(target, rank, int64(20*len(cand)))
