@@ -88,7 +88,9 @@ func (m *srchMin) peak() ([]int64, []int) {
 		return nil, nil
 	}
 	order := peakOrder(m.bufs)
-	off, err := placeInOrder(context.WithoutCancel(m.ctx), m.bufs, order, bestFit, nil)
+	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
+	defer cancel()
+	off, err := placeInOrder(ctx, m.bufs, order, bestFit, nil)
 	if err != nil {
 		return nil, nil
 	}
