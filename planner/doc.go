@@ -24,9 +24,11 @@
 // a buffer live at the same time; floors, dominance and time decomposition
 // prune it; exact.go) whether a smaller capacity fits, first the lower
 // bound, then by bisection. Instances too large to search whole (real
-// traces of tens of thousands of buffers) are improved instead: the
-// buffers that reach highest are re-packed exactly with the rest fixed,
-// and the winning greedy order is perturbed around the peak (improve.go).
+// traces of tens of thousands of buffers) are improved instead: best-fit
+// in peak order (peak.go: the buffers of the fullest step first, as one
+// stack, longest-lived at the bottom), then the buffers that reach highest
+// are re-packed exactly with the rest fixed, and the best greedy order is
+// perturbed around the peak (improve.go).
 // It always returns the best valid placement found, and stops early on
 // ctx.
 //
