@@ -3,8 +3,10 @@ package planner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -326,4 +328,54 @@ func TestPlacementHonoursCancellation(t *testing.T) {
 	if _, err := Portfolio().Place(ctx, bufs); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled placement returned %v", err)
 	}
+}
+
+// TestVerifyPlacementCapsList: with every offset 0, 2,000 buffers alive at
+// once make 1,999,000 overlapping pairs; the first maxOverlapErrors are
+// listed and the rest counted in one last error, which still wraps
+// ErrOverlap.
+func TestVerifyPlacementCapsList(t *testing.T) {
+	const n = 2000
+	bufs := make([]Buffer, n)
+	for i := range bufs {
+		bufs[i] = Buffer{ID: int64(i), Start: 0, End: 1, Size: 8}
+	}
+	err := VerifyPlacement(bufs, make([]int64, n))
+	if !errors.Is(err, ErrOverlap) {
+		t.Fatalf("error %v does not wrap ErrOverlap", err)
+	}
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) {
+		t.Fatalf("error %T is not a joined list", err)
+	}
+	list := joined.Unwrap()
+	if len(list) != maxOverlapErrors+1 {
+		t.Fatalf("%d errors listed, want %d plus the count", len(list), maxOverlapErrors)
+	}
+	wantMore := fmt.Sprintf("%d more overlapping pairs", n*(n-1)/2-maxOverlapErrors)
+	if last := list[len(list)-1].Error(); !strings.Contains(last, wantMore) {
+		t.Fatalf("last error %q, want it to say %q", last, wantMore)
+	}
+}
+
+// TestVerifyFastPathAgrees: the offset-sorted sweep (anyOverlap) finds an
+// overlap exactly when the all-pairs sweep (listOverlaps) lists one, on
+// random placements that are often but not always valid.
+func TestVerifyFastPathAgrees(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 30).Draw(t, "n")
+		bufs := make([]Buffer, n)
+		off := make([]int64, n)
+		for i := range bufs {
+			s := rapid.Int64Range(0, 12).Draw(t, "start")
+			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 6).Draw(t, "life"),
+				Size: rapid.Int64Range(0, 8).Draw(t, "size")}
+			off[i] = rapid.Int64Range(-4, 40).Draw(t, "off")
+		}
+		fast := anyOverlap(bufs, off)
+		slow := len(listOverlaps(bufs, off, 1)) > 0
+		if fast != slow {
+			t.Fatalf("anyOverlap %v, listOverlaps %v", fast, slow)
+		}
+	})
 }

@@ -27,9 +27,10 @@ package planner
 // The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
 // or when ctx is done, and always returns the best valid placement found;
 // it prints a progress line to Options.Progress once a second after the
-// first second. The portfolio run that seeds it is not interruptible by
-// the budget (only by ctx), so on the largest traces a budget shorter than
-// the portfolio's time is exceeded by that much.
+// first second. The portfolio run that seeds it shares the deadline: when
+// the budget is shorter than the portfolio's run, the seed is the best
+// member that finished in time, or, when none did, the buffers stacked one
+// above another (valid, but no better than the unshared total).
 //
 // Example: challenging/K (454 buffers) starts at 1.2773 x LB from the
 // portfolio; an attempt at capacity LB succeeds after a few thousand nodes
@@ -96,7 +97,11 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	}
 	m.best, m.method = cfg.Initial, cfg.InitialMethod
 	if m.best == nil || VerifyPlacement(bufs, m.best) != nil {
-		m.best, m.method = srchInitial(ctx, bufs)
+		// The seed honours the deadline too: a budget shorter than the
+		// portfolio's run gets the members that finished, or the stack.
+		seedCtx, cancel := context.WithDeadline(ctx, m.deadline)
+		m.best, m.method = srchInitial(seedCtx, bufs)
+		cancel()
 	}
 	m.arena = ArenaSize(bufs, m.best)
 	m.run()

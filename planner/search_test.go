@@ -183,3 +183,27 @@ func TestSearchRejectsInvalid(t *testing.T) {
 		t.Fatalf("search placer: %v %v", off, err)
 	}
 }
+
+// TestSearchSeedHonoursBudget: a budget far shorter than one greedy pass
+// cancels the seeding portfolio too (it checks every 1,024 buffers), so the
+// run falls back to the stacked placement: valid, and never a hang.
+func TestSearchSeedHonoursBudget(t *testing.T) {
+	bufs := synthetic(20_000)
+	res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "stack" {
+		t.Fatalf("method %q: the seed ran past a 1 ns budget", res.Method)
+	}
+	if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, b := range bufs {
+		total += b.Size
+	}
+	if res.Arena != total {
+		t.Fatalf("stacked arena %d, want the unshared total %d", res.Arena, total)
+	}
+}
