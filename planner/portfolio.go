@@ -91,18 +91,34 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 
 // launchOrder starts first-fit first: it is the cheapest member (it stops at
 // the first gap that fits) and often the best, so the bound it sets lets
-// the others be abandoned early. Which member wins still depends only on
+// the others be abandoned early. The lifespan order goes next, beside it:
+// it places long-lived buffers first, so its arena so far rises slowly and
+// a bound stops it late, if at all; started early it is not the last to
+// finish. The size-led orders put the big buffers down first and reach
+// most of their final arena early, so once the bound is known they stop
+// soon. On 1,000,000 synthetic buffers, with first-fit's bound known from
+// the start, size stops after 1.1 s, area after 0.3 s, start after 0.8 s,
+// and lifespan only after 6.3 s. Which member wins still depends only on
 // the arenas and the member index, never on this order.
 func launchOrder(n int) []int {
-	order := make([]int, 0, n)
-	for i, o := range singleOrders {
-		if i < n && o.policy == firstFit {
-			order = append(order, i)
+	rank := func(i int) int {
+		if i >= len(singleOrders) {
+			return 2
 		}
+		switch {
+		case singleOrders[i].policy == firstFit:
+			return 0
+		case singleOrders[i].name == "lifespan":
+			return 1
+		}
+		return 2
 	}
-	for i := range n {
-		if i >= len(singleOrders) || singleOrders[i].policy != firstFit {
-			order = append(order, i)
+	order := make([]int, 0, n)
+	for r := 0; r <= 2; r++ {
+		for i := range n {
+			if rank(i) == r {
+				order = append(order, i)
+			}
 		}
 	}
 	return order
