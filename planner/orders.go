@@ -13,6 +13,9 @@ type orderPlacer struct {
 	name   string
 	policy fitPolicy
 	less   func(a, b *Buffer) int // cmp-style; ties fall back to index
+	// launch ranks when the portfolio starts it (lower first); see
+	// launchOrder. It never affects which member wins.
+	launch uint8
 }
 
 // Name returns the strategy name the registry knows it by.
@@ -128,11 +131,11 @@ func byStart(a, b *Buffer) int {
 // The single-order strategies, in portfolio order (ties between equal arenas
 // go to the earlier one).
 var singleOrders = []*orderPlacer{
-	{name: "size", policy: bestFit, less: bySize},
-	{name: "lifespan", policy: bestFit, less: byLifespan},
-	{name: "area", policy: bestFit, less: byArea},
-	{name: "firstfit", policy: firstFit, less: bySizeLongFirst},
-	{name: "start", policy: bestFit, less: byStart},
+	{name: "size", policy: bestFit, less: bySize, launch: 2},
+	{name: "lifespan", policy: bestFit, less: byLifespan, launch: 1},
+	{name: "area", policy: bestFit, less: byArea, launch: 2},
+	{name: "firstfit", policy: firstFit, less: bySizeLongFirst, launch: 0},
+	{name: "start", policy: bestFit, less: byStart, launch: 2},
 }
 
 func init() {

@@ -1,10 +1,12 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -50,7 +52,7 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	bound.Store(math.MaxInt64)
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
-	for _, i := range launchOrder(len(p.members)) {
+	for _, i := range launchOrder(p.members) {
 		m := p.members[i]
 		wg.Add(1)
 		sem <- struct{}{}
@@ -89,7 +91,9 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	return results[best], best, nil
 }
 
-// launchOrder starts first-fit first: it is the cheapest member (it stops at
+// launchOrder lists the members by their launch rank (orderPlacer.launch;
+// other placers last), ties in member order. First-fit starts first: it is
+// the cheapest member (it stops at
 // the first gap that fits) and often the best, so the bound it sets lets
 // the others be abandoned early. The lifespan order goes next, beside it:
 // it places long-lived buffers first, so its arena so far rises slowly and
@@ -100,26 +104,17 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 // the start, size stops after 1.1 s, area after 0.3 s, start after 0.8 s,
 // and lifespan only after 6.3 s. Which member wins still depends only on
 // the arenas and the member index, never on this order.
-func launchOrder(n int) []int {
-	rank := func(i int) int {
-		if i >= len(singleOrders) {
-			return 2
+func launchOrder(members []Placer) []int {
+	rank := func(i int) uint8 {
+		if op, ok := members[i].(*orderPlacer); ok {
+			return op.launch
 		}
-		switch {
-		case singleOrders[i].policy == firstFit:
-			return 0
-		case singleOrders[i].name == "lifespan":
-			return 1
-		}
-		return 2
+		return math.MaxUint8
 	}
-	order := make([]int, 0, n)
-	for r := 0; r <= 2; r++ {
-		for i := range n {
-			if rank(i) == r {
-				order = append(order, i)
-			}
-		}
+	order := make([]int, len(members))
+	for i := range order {
+		order[i] = i
 	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
 	return order
 }

@@ -68,7 +68,7 @@ func anyOverlap(bufs []Buffer, offsets []int64) bool {
 	}
 	evs := make([]event, 0, 2*len(bufs))
 	for i := range bufs {
-		if bufs[i].Size > 0 && bufs[i].End > bufs[i].Start {
+		if occupies(&bufs[i]) {
 			evs = append(evs, event{bufs[i].Start, true, i}, event{bufs[i].End, false, i})
 		}
 	}
@@ -120,7 +120,7 @@ func anyOverlap(bufs []Buffer, offsets []int64) bool {
 func listOverlaps(bufs []Buffer, offsets []int64, limit int) []error {
 	idx := make([]int, 0, len(bufs))
 	for i := range bufs {
-		if bufs[i].Size > 0 && bufs[i].End > bufs[i].Start {
+		if occupies(&bufs[i]) {
 			idx = append(idx, i)
 		}
 	}
@@ -157,3 +157,7 @@ func listOverlaps(bufs []Buffer, offsets []int64, limit int) []error {
 	}
 	return errs
 }
+
+// occupies reports whether b takes bytes at some step (a size and a
+// non-empty lifespan); only such buffers can overlap.
+func occupies(b *Buffer) bool { return b.Size > 0 && b.End > b.Start }
