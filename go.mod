@@ -8,3 +8,9 @@ require (
 	google.golang.org/protobuf v1.36.12
 	pgregory.net/rapid v1.3.0
 )
+
+require (
+	github.com/ebitengine/purego v0.11.3 // indirect
+	github.com/emirpasic/gods/v2 v2.0.0-alpha // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+)
