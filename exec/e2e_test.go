@@ -12,6 +12,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
 	"pgregory.net/rapid"
@@ -128,7 +129,7 @@ func TestEndToEndRandomGraphs(t *testing.T) {
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
 		graphs++
-		g := genGraph(rt)
+		g := randgraph.Graph(rt)
 		in, err := exec.RandomInputs(g, 7)
 		if err != nil {
 			rt.Fatal(err)

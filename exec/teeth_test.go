@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 	"pgregory.net/rapid"
 )
@@ -58,7 +59,7 @@ func TestDroppedBarriersAreCaught(t *testing.T) {
 func TestDroppedBarriersCaughtOnRandomGraphs(t *testing.T) {
 	caught, total := 0, 0
 	for seed := range 30 {
-		g := rapid.Custom(genGraph).Example(seed)
+		g := rapid.Custom(randgraph.Graph).Example(seed)
 		in, err := exec.RandomInputs(g, 7)
 		if err != nil {
 			t.Fatal(err)

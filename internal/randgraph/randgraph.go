@@ -1,4 +1,4 @@
-package exec_test
+package randgraph
 
 import (
 	"encoding/binary"
@@ -9,14 +9,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// f32le returns the little-endian bytes of one float32.
-func f32le(v float32) []byte {
+// F32LE returns the little-endian bytes of one float32.
+func F32LE(v float32) []byte {
 	b := make([]byte, 4)
 	binary.LittleEndian.PutUint32(b, math.Float32bits(v))
 	return b
 }
 
-// genGraph draws a random graph of square [n n] f32 tensors that exercises
+// Graph draws a random graph of square [n n] f32 tensors that exercises
 // what the planner and the barriers must get right:
 //
 //   - in-place candidates: unary ops and Add/Mul whose first input often
@@ -28,7 +28,7 @@ func f32le(v float32) []byte {
 //   - multi-output nodes (Split then Concat) and whole-tensor readers
 //     (MatMul, Softmax) that conflict with everything they read;
 //   - other dtypes in the arena: bool (Greater, Where) and i64 (Cast, Mul).
-func genGraph(t *rapid.T) *ir.Graph {
+func Graph(t *rapid.T) *ir.Graph {
 	n := int64(rapid.SampledFrom([]int{2, 4, 16}).Draw(t, "n"))
 	b := ir.NewBuilder("random")
 	var vals []ir.ValueID
@@ -79,7 +79,7 @@ func genGraph(t *rapid.T) *ir.Graph {
 			a, c := pick(l+"a"), pick(l+"b")
 			v = b.Op("Where", nil, b.Op("Greater", nil, a, c), a, c)
 		case 10: // an i64 detour: scale, truncate, multiply, back to f32
-			x := b.Op("Mul", nil, pick(l+"a"), b.Constant(fmt.Sprintf("k%d", s), ir.F32, f32le(8), 1))
+			x := b.Op("Mul", nil, pick(l+"a"), b.Constant(fmt.Sprintf("k%d", s), ir.F32, F32LE(8), 1))
 			i := b.Op("Cast", ir.Attrs{"to": ir.Str("i64")}, x)
 			v = b.Op("Cast", ir.Attrs{"to": ir.Str("f32")}, b.Op("Mul", nil, i, i))
 		}
