@@ -39,6 +39,7 @@
 //	err = memranges.Verify(ds, bs)
 //	es := memranges.Edges(ds) // for CUDA graphs or Metal fences
 //	err = memranges.VerifyEdges(ds, es)
+//	causes := memranges.EdgeCauses(ds, es) // the hazard behind each edge
 //
 // Analyze does all of this for a plan and returns the report that
 // cmd/planreport prints with -barriers.

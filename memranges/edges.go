@@ -54,3 +54,22 @@ func Edges(ds []Dispatch) []Edge {
 	}
 	return out
 }
+
+// EdgeCauses returns, for each edge of es (in es order), the hazard that
+// makes it necessary: the first conflicting pair of uses of its two
+// dispatches in exact mode, as Conflicts finds it, with First = From and
+// Second = To. An edge whose dispatches do not conflict (not one Edges
+// returns) gets a Pair with NoHazard, so a caller can tell.
+func EdgeCauses(ds []Dispatch, es []Edge) []Pair {
+	out := make([]Pair, len(es))
+	for k, e := range es {
+		p := Pair{First: e.From, Second: e.To}
+		if e.From >= 0 && e.To < len(ds) && e.From < e.To {
+			if c, ok := Conflicts(Exact, &ds[e.From], &ds[e.To]); ok {
+				p.FirstUse, p.SecondUse, p.Hazard = c.FirstUse, c.SecondUse, c.Hazard
+			}
+		}
+		out[k] = p
+	}
+	return out
+}

@@ -80,3 +80,40 @@ func TestVerifyEdgesRejectsCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeCauses: every edge of the reduction gets a real hazard whose
+// kind matches the accesses and whose ranges overlap (or one is invalid,
+// which conflicts conservatively); an edge between
+// dispatches that do not conflict gets NoHazard.
+func TestEdgeCauses(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ds := genDispatches(t, 9)
+		es := Edges(ds)
+		cs := EdgeCauses(ds, es)
+		if len(cs) != len(es) {
+			t.Fatalf("%d causes for %d edges", len(cs), len(es))
+		}
+		for k, c := range cs {
+			e := es[k]
+			if c.First != e.From || c.Second != e.To {
+				t.Fatalf("cause %v is not about edge %v", c, e)
+			}
+			if c.Hazard == NoHazard || c.Hazard != HazardOf(c.FirstUse.Access, c.SecondUse.Access) || Conflict(Exact, c.FirstUse, c.SecondUse) != c.Hazard ||
+				(c.FirstUse.Valid() && c.SecondUse.Valid() && !c.FirstUse.Overlaps(c.SecondUse.Range)) {
+				t.Fatalf("edge %v: cause %v is not a hazard between overlapping ranges", e, c)
+			}
+		}
+	})
+	ds := []Dispatch{
+		{Uses: []Use{use(0, 0, 8, Write)}},
+		{Uses: []Use{use(0, 4, 8, Read)}},
+		{Uses: []Use{use(0, 16, 8, Read)}},
+	}
+	got := EdgeCauses(ds, []Edge{{0, 1}, {0, 2}, {1, 3}})
+	if got[0].String() != "RAW #0 write buf0[0,8) -> #1 read buf0[4,12)" {
+		t.Errorf("edge 0->1: %v", got[0])
+	}
+	if got[1].Hazard != NoHazard || got[2].Hazard != NoHazard {
+		t.Errorf("edges without a conflict or out of range got hazards: %v, %v", got[1], got[2])
+	}
+}

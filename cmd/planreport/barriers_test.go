@@ -72,6 +72,9 @@ func TestBarriersErrors(t *testing.T) {
 	}{
 		{"DSA input", []string{"-barriers", csv}},
 		{"csv format", []string{"-barriers", "-format", "csv", graph}},
+		{"reorder on a map", []string{"-reorder", "-format", "svg", graph}},
+		{"edges on a map", []string{"-edges", "-format", "html", graph}},
+		{"edges of a DSA input", []string{"-edges", csv}},
 		{"negative window", []string{"-reorder", "-reorder-window", "-1", graph}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

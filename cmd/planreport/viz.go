@@ -12,15 +12,15 @@ import (
 )
 
 // -format svg and -format html: the arena map of the plan (package
-// arenamap). For graph inputs the map also marks the barriers that
-// memranges places between the dispatches of the schedule.
+// arenamap). For graph inputs, with -barriers (barriers.go), the map also
+// marks the barriers that memranges places between the dispatches of the
+// schedule.
 
 // vizOpts holds this run's map flags (set by the extension below).
 var vizOpts struct {
-	colorBy  *string
-	width    *int
-	height   *int
-	barriers *bool
+	colorBy *string
+	width   *int
+	height  *int
 }
 
 func init() {
@@ -30,7 +30,6 @@ func init() {
 		vizOpts.colorBy = fs.String("color", "kind", "with -format svg|html: colour blocks by kind|size")
 		vizOpts.width = fs.Int("map-width", 1200, "with -format svg|html: plot width in pixels")
 		vizOpts.height = fs.Int("map-height", 560, "with -format svg|html: plot height in pixels")
-		vizOpts.barriers = fs.Bool("map-barriers", true, "with -format svg|html: mark the barriers of the schedule (graph inputs)")
 		return hooks{}
 	}})
 }
@@ -60,7 +59,7 @@ func renderMap(w io.Writer, s *session, draw func(io.Writer, *arenamap.Map, aren
 	if err != nil {
 		return err
 	}
-	if g := s.Input.Graph; g != nil && (vizOpts.barriers == nil || *vizOpts.barriers) {
+	if g := s.Input.Graph; g != nil && barriersOn != nil && *barriersOn {
 		st, err := memranges.FromPlan(g, s.Input.Order, s.Plan, memranges.BuildOptions{})
 		if err != nil {
 			fmt.Fprintf(s.Stderr, "planreport: map without barriers: %v\n", err)

@@ -10,10 +10,11 @@ import (
 
 // TestFormatSVGAndHTML renders the embedded example's arena map: the SVG
 // is well-formed, every buffer of the plan appears once, barriers are
-// marked, and the HTML page is self-contained.
+// marked with -barriers (and only then), and the HTML page is
+// self-contained.
 func TestFormatSVGAndHTML(t *testing.T) {
 	var out, errs bytes.Buffer
-	if code := run([]string{"-format", "svg", "-strategy", "size"}, &out, &errs); code != 0 {
+	if code := run([]string{"-format", "svg", "-barriers", "-strategy", "size"}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	dec := xml.NewDecoder(bytes.NewReader(out.Bytes()))
@@ -46,6 +47,10 @@ func TestFormatSVGAndHTML(t *testing.T) {
 		t.Error("no barrier marks")
 	}
 
+	out.Reset()
+	if code := run([]string{"-format", "svg"}, &out, &errs); code != 0 || strings.Contains(out.String(), `class="bar" data-step=`) {
+		t.Errorf("exit %d: barrier marks without -barriers: %s", code, errs.String())
+	}
 	out.Reset()
 	if code := run([]string{"-format", "html", "-color", "size"}, &out, &errs); code != 0 {
 		t.Fatalf("html exit %d: %s", code, errs.String())
