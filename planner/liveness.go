@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memplan/memplan/ir"
@@ -294,10 +295,9 @@ func extent(v *ir.Value) (low, bytes int64) {
 	return -lo, hi - lo
 }
 
+// joinNames names a shared buffer after its members, "a+b+c", in one
+// allocation: concatenating name by name copies the growing prefix each
+// time, quadratic in a long in-place chain.
 func joinNames(names []string) string {
-	out := names[0]
-	for _, n := range names[1:] {
-		out += "+" + n
-	}
-	return out
+	return strings.Join(names, "+")
 }

@@ -1,0 +1,57 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/memplan/memplan/internal/longtest"
+	"github.com/memplan/memplan/ir"
+)
+
+// inPlaceChain builds x -> Relu -> Relu -> ... (n nodes): every output may
+// take its input's buffer, so liveness merges the n values into one.
+func inPlaceChain(t testing.TB, n int) *ir.Graph {
+	t.Helper()
+	b := ir.NewBuilder("chain")
+	v := b.Input("x", ir.F32, 4)
+	for i := 1; i <= n; i++ {
+		v = b.Name(b.Op("Relu", nil, v), fmt.Sprintf("t%d", i))
+	}
+	b.Output(v)
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestInPlaceChainName: a long in-place chain is one buffer named after all
+// its members in order. The 100k case guards against the quadratic naming
+// (the name grew by concatenation: 6 s for 100k nodes).
+func TestInPlaceChainName(t *testing.T) {
+	for _, n := range []int{3, 2000, 100000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if n > 2000 {
+				longtest.Skip(t)
+			}
+			g := inPlaceChain(t, n)
+			p, err := PlanGraph(context.Background(), g, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Buffers) != 1 {
+				t.Fatalf("%d buffers, want 1", len(p.Buffers))
+			}
+			name := p.Buffers[0].Name
+			parts := strings.Split(name, "+")
+			if len(parts) != n || parts[0] != "t1" || parts[n-1] != fmt.Sprintf("t%d", n) {
+				t.Fatalf("name has %d parts %q..., want t1+...+t%d", len(parts), name[:min(len(name), 40)], n)
+			}
+			if err := p.Verify(g); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
