@@ -21,6 +21,14 @@ Two variants:
   <name>_full/model.onnx   every weight, plus test_data_set_0/input_0.pb and
                            output_0.pb (TensorProto, ONNX's test-data layout):
                            one seeded input and PyTorch's output for it.
+
+The larger variants (LARGE; `large` on the command line) are the torchvision
+CNNs at their natural resolution (224x224, inception_v3 299x299) with a
+symbolic batch dimension "batch", graph only with every float initializer
+stripped (any size), written to large/<name>.onnx. Bind the batch when
+importing: planreport -onnx-dims batch=8 testdata/models/large/googlenet.onnx.
+They feed the GPU study (scripts/gpu_bench.sh, scripts/torch_peers.py), which
+times them with random weights on both sides.
 """
 
 import math
@@ -243,11 +251,58 @@ ZOO = {
 }
 
 
-def export(name, make, make_input, full, outdir):
+# name -> (constructor, input shape without the batch dimension): the larger
+# variants of the GPU study, exported with a symbolic batch by export_large.
+LARGE = {
+    "resnet18": (lambda: torchvision.models.resnet18(weights=None), (3, 224, 224)),
+    "mobilenet_v2": (lambda: torchvision.models.mobilenet_v2(weights=None), (3, 224, 224)),
+    "squeezenet1_1": (lambda: torchvision.models.squeezenet1_1(weights=None), (3, 224, 224)),
+    "densenet121": (lambda: torchvision.models.densenet121(weights=None), (3, 224, 224)),
+    "googlenet": (lambda: torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True), (3, 224, 224)),
+    "inception_v3": (
+        lambda: torchvision.models.inception_v3(weights=None, aux_logits=False, init_weights=True), (3, 299, 299)),
+}
+
+
+def build(name, large=False):
+    """Returns (model in eval mode with the zoo's seeded random weights, input
+    maker taking a torch.Generator and a batch size). Shared with
+    scripts/torch_peers.py, so both sides time the same architectures."""
     torch.manual_seed(0)
+    if large:
+        make, shape = LARGE[name]
+        make_input = lambda g, batch=1: torch.randn(batch, *shape, generator=g)
+    else:
+        make, zoo_input, _ = ZOO[name]
+        make_input = lambda g, batch=1: zoo_input(g)
     model = make()
     randomize_bn(model)
     model.eval()
+    return model, make_input
+
+
+def export_large(name, outdir):
+    model, make_input = build(name, large=True)
+    x = make_input(torch.Generator().manual_seed(1), 1)
+    sub = os.path.join(outdir, "large")
+    os.makedirs(sub, exist_ok=True)
+    path = os.path.join(sub, name + ".onnx")
+    torch.onnx.export(
+        model, (x,), path, opset_version=OPSET, do_constant_folding=True,
+        input_names=["input"], output_names=["output"],
+        dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}},
+    )
+    m = onnx.shape_inference.infer_shapes(onnx.load(path))
+    onnx.checker.check_model(m)
+    strip(m, keep=0)
+    m.doc_string = "memplan zoo: %s %s, random weights, opset %d, symbolic batch, graph only (float initializers keep dims, no data)" % (
+        name, "x".join(map(str, x.shape[1:])), OPSET)
+    onnx.save(m, path)
+    print("large/%-14s %8d bytes graph-only" % (name, os.path.getsize(path)))
+
+
+def export(name, full, outdir):
+    model, make_input = build(name)
     x = make_input(torch.Generator().manual_seed(1))
     with torch.no_grad():
         y = model(x)
@@ -277,13 +332,13 @@ def export(name, make, make_input, full, outdir):
     print("%-14s %8d bytes graph-only%s" % (name, os.path.getsize(path), ", full variant" if full else ""))
 
 
-def strip(m):
+def strip(m, keep=KEEP_ELEMS):
     floats = {onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.DOUBLE, onnx.TensorProto.BFLOAT16}
     for t in m.graph.initializer:
         n = 1
         for d in t.dims:
             n *= d
-        if t.data_type in floats and n > KEEP_ELEMS:
+        if t.data_type in floats and n > keep:
             t.ClearField("raw_data")
             t.ClearField("float_data")
             t.ClearField("double_data")
@@ -295,9 +350,12 @@ def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "testdata", "models")
     os.makedirs(outdir, exist_ok=True)
     only = set(sys.argv[2:])
-    for name, (make, make_input, full) in ZOO.items():
+    for name, (_, _, full) in ZOO.items():
         if not only or name in only:
-            export(name, make, make_input, full, outdir)
+            export(name, full, outdir)
+    for name in LARGE:
+        if not only or "large" in only or "large/" + name in only:
+            export_large(name, outdir)
 
 
 if __name__ == "__main__":
