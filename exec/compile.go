@@ -78,13 +78,12 @@ func ReferenceLayout(g *ir.Graph) (Layout, error) {
 		own[v.ID] = len(lay.Buffers)
 		lay.Buffers = append(lay.Buffers, BufferSpec{Bytes: n, Root: v.ID})
 	}
+	roots, offs, err := g.Roots()
+	if err != nil {
+		return lay, errors.Join(append(errs, err)...)
+	}
 	for _, v := range g.Values {
-		r, off, err := g.Root(v.ID)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		lay.Values[v.ID] = Location{Buffer: own[r], OffsetBytes: off}
+		lay.Values[v.ID] = Location{Buffer: own[roots[v.ID]], OffsetBytes: offs[v.ID]}
 	}
 	return lay, errors.Join(errs...)
 }

@@ -55,3 +55,38 @@ func TestInPlaceChainName(t *testing.T) {
 		})
 	}
 }
+
+// TestViewChain: a value at the end of a deep chain of views plans and
+// verifies with its root's buffer; 100k deep guards against walking the
+// chain from every value (it took 160 s through the CLI).
+func TestViewChain(t *testing.T) {
+	for _, n := range []int{2000, 100000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if n > 2000 {
+				longtest.Skip(t)
+			}
+			b := ir.NewBuilder("views")
+			h := b.Op("Relu", nil, b.Input("x", ir.F32, 4))
+			v := h
+			for i := 0; i < n; i++ {
+				v = b.View("", v, 0, ir.F32, ir.Shape{4}, nil)
+			}
+			y := b.Op("Neg", nil, v)
+			b.Output(y)
+			g, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := PlanGraph(context.Background(), g, nil, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := p.Slots[v]; s.Root != h || s.Buffer != p.Slots[h].Buffer {
+				t.Fatalf("chain end: slot %+v, want root %d in buffer %d", s, h, p.Slots[h].Buffer)
+			}
+			if err := p.Verify(g); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

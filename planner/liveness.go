@@ -113,12 +113,13 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges,
 	size := make([]int64, nv)
 	pinned := make([]bool, nv) // per root: the root or a view of it is pinned
 	output := make([]bool, nv) // per root: the root or a view of it is an output
+	roots, offs, err := g.Roots()
+	if err != nil {
+		return nil, fmt.Errorf("planner: %w", errorsJoinWrap(err, ErrGraph))
+	}
 	for _, v := range g.Values {
-		r, off, err := g.Root(v.ID)
-		if err != nil {
-			return nil, fmt.Errorf("planner: value %d %q: %w", v.ID, v.Name, errorsJoinWrap(err, ErrGraph))
-		}
-		lv.root[v.ID], lv.rootOff[v.ID] = r, off
+		r := roots[v.ID]
+		lv.root[v.ID], lv.rootOff[v.ID] = r, offs[v.ID]
 		pinned[r] = pinned[r] || v.Flags.Has(ir.FlagPinned)
 		output[r] = output[r] || v.Flags.Has(ir.FlagOutput)
 		if v.View == nil {

@@ -47,11 +47,15 @@ func (p *Plan) verifySlots(g *ir.Graph) []error {
 	if len(p.Slots) != len(g.Values) {
 		return []error{fmt.Errorf("planner: %d slots for %d values: %w", len(p.Slots), len(g.Values), ErrLength)}
 	}
+	roots, _, rerr := g.Roots()
 	for _, v := range g.Values {
 		s := p.Slots[v.ID]
 		name := fmt.Sprintf("value %d %q", v.ID, v.Name)
-		r, _, err := g.Root(v.ID)
-		if err != nil || r != s.Root {
+		var r ir.ValueID
+		if rerr == nil {
+			r = roots[v.ID]
+		}
+		if rerr != nil || r != s.Root {
 			errs = append(errs, fmt.Errorf("planner: %s: slot root %d, graph root %d: %w", name, s.Root, r, ErrLiveness))
 			continue
 		}

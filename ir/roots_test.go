@@ -1,0 +1,48 @@
+package ir_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/memplan/memplan/ir"
+)
+
+// TestRootsMatchesRoot: Roots agrees with Root on every value of a graph
+// with a 1000-deep view chain; a cycle and a dangling base fail.
+func TestRootsMatchesRoot(t *testing.T) {
+	b := ir.NewBuilder("chain")
+	x := b.Input("x", ir.F32, 4, 8)
+	h := b.Op("Relu", nil, x)
+	v := h
+	for i := 0; i < 1000; i++ {
+		v = b.View("", v, 0, ir.F32, ir.Shape{4, 8}, nil)
+	}
+	w := b.View("w", v, 32, ir.F32, ir.Shape{2, 8}, nil)
+	w2 := b.View("w2", w, 4, ir.F32, ir.Shape{2, 4}, []int64{32, 4})
+	b.Output(b.Op("Neg", nil, w2))
+	g, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, offs, err := g.Roots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, val := range g.Values {
+		r, off, err := g.Root(val.ID)
+		if err != nil || roots[val.ID] != r || offs[val.ID] != off {
+			t.Fatalf("value %d: Roots (%d, %d), Root (%d, %d, %v)", val.ID, roots[val.ID], offs[val.ID], r, off, err)
+		}
+	}
+	if roots[w2] != h || offs[w2] != 36 {
+		t.Fatalf("w2: root %d off %d, want %d 36", roots[w2], offs[w2], h)
+	}
+	g.Values[h].View = &ir.View{Base: w2}
+	if _, _, err := g.Roots(); !errors.Is(err, ir.ErrCycle) {
+		t.Fatalf("cycle: %v", err)
+	}
+	g.Values[h].View = &ir.View{Base: 99999}
+	if _, _, err := g.Roots(); !errors.Is(err, ir.ErrUndefined) {
+		t.Fatalf("dangling: %v", err)
+	}
+}
