@@ -3,7 +3,8 @@
 // its lifespan [Start, End) and its bytes [Offset, Offset+Size). Over the
 // rectangles it draws the live-bytes curve (the sum of the sizes live at
 // each step, whose peak is the lower bound of any placement), the lower
-// bound and arena lines, and barrier positions as vertical marks. The gap
+// bound and arena lines, and barrier positions as vertical marks (a density
+// strip when they are too many to tell apart, barriers.go). The gap
 // between the curve and the arena line is the fragmentation a placer left.
 //
 // The renderer's input is plain data, a Map of Blocks, so it does not

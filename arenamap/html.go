@@ -11,7 +11,8 @@ import (
 // inline, a JSON table of hover details for the MaxHover largest blocks,
 // and a small inline script for the hover box (name, size, lifespan,
 // offset, producer op) and zoom (wheel or +/- buttons zoom around the
-// pointer, drag pans, double-click resets). The page fetches nothing.
+// pointer, drag pans, double-click resets; zooming into a map with dense
+// barriers reveals their ticks, barriers.go). The page fetches nothing.
 func HTML(w io.Writer, m *Map, opt Options) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -61,11 +62,13 @@ const pageJS = `(function () {
   var data = JSON.parse(document.getElementById("bufs").textContent);
   var W = svg.viewBox.baseVal.width, H = svg.viewBox.baseVal.height;
   var vb = {x: 0, y: 0, w: W, h: H};
+  var bars = svg.querySelector("g.barriers[data-zoom]");
   function apply() {
     vb.w = Math.min(vb.w, W); vb.h = Math.min(vb.h, H);
     vb.x = Math.max(0, Math.min(vb.x, W - vb.w));
     vb.y = Math.max(0, Math.min(vb.y, H - vb.h));
     svg.setAttribute("viewBox", vb.x + " " + vb.y + " " + vb.w + " " + vb.h);
+    if (bars) { bars.classList.toggle("dense", W / vb.w < +bars.getAttribute("data-zoom")); }
   }
   function at(cx, cy) {
     var r = svg.getBoundingClientRect();

@@ -94,6 +94,10 @@ func newLayout(m *Map, opt Options, live []LiveSegment, legendItems int) *layout
 	l.legendRows = (legendItems + perRow - 1) / perRow
 	l.width = marginLeft + opt.Width + marginRight
 	l.height = marginTop + opt.Height + marginBottom + l.legendRows*legendRow
+	if denseBarriers(len(m.Barriers), l.pw) {
+		l.y0 += stripRoom // room for the barrier density strip (barriers.go)
+		l.height += stripRoom
+	}
 	return l
 }
 

@@ -189,19 +189,8 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	}
 	ew.printf("</g>\n")
 
-	// Barriers, then the curve and the bound lines on top.
-	// Each barrier is a tick above the plot; while they are sparse (8 px
-	// apart on average) the tick runs down through the whole plot.
-	ew.printf(`<g class="barriers">` + "\n")
-	y1 := l.y0
-	if len(m.Barriers)*8 <= opt.Width {
-		y1 = l.y0 + l.ph
-	}
-	for _, s := range m.Barriers {
-		x := num(l.px(s))
-		ew.printf(`<line class="bar" data-step="%d" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", s, x, x, num(l.y0-6), num(y1))
-	}
-	ew.printf("</g>\n")
+	// Barriers (barriers.go), then the curve and the bound lines on top.
+	writeBarriers(ew, l, m.Barriers)
 	ew.printf(`<path class="live" d="%s"/>`+"\n", livePath(l, live))
 	yl := num(l.py(lb))
 	ew.printf(`<line class="lb" x1="%s" x2="%s" y1="%s" y2="%s"/>`+"\n", num(l.x0), num(l.x0+l.pw), yl, yl)
@@ -222,7 +211,11 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	n := len(keys)
 	item(n, `<line class="live" x1="0" x2="12" y1="6" y2="6" stroke="#222" stroke-width="1.5"/>`, "live bytes")
 	item(n+1, `<line class="lb" x1="0" x2="12" y1="6" y2="6"/>`, "lower bound")
-	item(n+2, `<line class="bar" x1="6" x2="6" y1="0" y2="12"/>`, "barrier")
+	if denseBarriers(len(m.Barriers), l.pw) {
+		item(n+2, `<rect class="bd" y="2" width="12" height="8" fill="#d62728"/>`, "barriers (density)")
+	} else {
+		item(n+2, `<line class="bar" x1="6" x2="6" y1="0" y2="12"/>`, "barrier")
+	}
 	ew.printf("</g>\n</svg>\n")
 	if ew.err == nil {
 		if err := bw.Flush(); err != nil {

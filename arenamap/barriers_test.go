@@ -1,0 +1,88 @@
+package arenamap
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// barrierMap is small() with its barriers replaced by n barriers, one per
+// step from step 0 on, wrapping around.
+func barrierMap(n int) *Map {
+	m := small()
+	m.Barriers = nil
+	steps := m.steps()
+	m.Blocks[0].End = max(m.Blocks[0].End, 400) // room for 400 distinct steps
+	steps = max(steps, 400)
+	for i := range n {
+		m.Barriers = append(m.Barriers, int64(i)%steps)
+	}
+	return m
+}
+
+// TestBarrierDensity: a map with few barriers draws one tick each and no
+// strip; with 300+ on the default plot the ticks are hidden at full view
+// (class "dense"), the strip's cells account for every barrier once, the
+// busiest cell is opaque, every tick is still in the document for zooming,
+// and data-zoom is the factor that spreads them tickGap pixels apart.
+func TestBarrierDensity(t *testing.T) {
+	stepAttr := regexp.MustCompile(`class="bar" data-step="`)
+	cellAttr := regexp.MustCompile(`data-barriers="(\d+)"[^>]*fill-opacity="([0-9.]+)"`)
+	for _, n := range []int{3, 150, 300, 400} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			m := barrierMap(n)
+			var b bytes.Buffer
+			if err := SVG(&b, m, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			checkXML(t, b.Bytes())
+			svg := b.String()
+			if got := len(stepAttr.FindAllString(svg, -1)); got != n {
+				t.Errorf("%d ticks, want %d", got, n)
+			}
+			dense := strings.Contains(svg, `<g class="barriers dense"`)
+			if want := n*8 > 1200; dense != want {
+				t.Fatalf("dense = %v, want %v", dense, want)
+			}
+			cells := cellAttr.FindAllStringSubmatch(svg, -1)
+			if !dense {
+				if len(cells) != 0 {
+					t.Errorf("sparse map has a density strip")
+				}
+				return
+			}
+			sum, opaque := 0, false
+			for _, c := range cells {
+				k, _ := strconv.Atoi(c[1])
+				op, _ := strconv.ParseFloat(c[2], 64)
+				sum += k
+				opaque = opaque || op == 1
+				if op <= 0 || op > 1 {
+					t.Errorf("cell opacity %v", op)
+				}
+			}
+			if sum != n || !opaque {
+				t.Errorf("strip holds %d barriers (want %d), busiest cell opaque: %v", sum, n, opaque)
+			}
+			zm := regexp.MustCompile(`data-zoom="([0-9.]+)"`).FindStringSubmatch(svg)
+			if zm == nil {
+				t.Fatal("no data-zoom")
+			}
+			if z, _ := strconv.ParseFloat(zm[1], 64); z < float64(n)*8/1200 || z > float64(n)*8/1200+0.01 {
+				t.Errorf("data-zoom %v, want %v", z, float64(n)*8/1200)
+			}
+			if !strings.Contains(svg, "barriers (density)") {
+				t.Error("legend does not name the strip")
+			}
+		})
+	}
+	var h bytes.Buffer
+	if err := HTML(&h, barrierMap(400), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), `bars.classList.toggle("dense"`) {
+		t.Error("the page's zoom does not reveal the ticks")
+	}
+}
