@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/profile"
 )
@@ -98,14 +99,14 @@ func TestPlanErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Plan(&tc.d)
+			_, err := launch.Plan(&tc.d)
 			for _, w := range tc.want {
 				if !errors.Is(err, w) {
 					t.Errorf("err = %v, want %v", err, w)
 				}
 			}
-			if err != nil && !strings.HasPrefix(err.Error(), "metal: ") && !strings.Contains(err.Error(), "metal: ") {
-				t.Errorf("message %q does not name the package", err)
+			if err != nil && !strings.Contains(err.Error(), "launch: ") {
+				t.Errorf("message %q does not name the planning package", err)
 			}
 		})
 	}
@@ -268,14 +269,14 @@ func TestPlanReshapeCopies(t *testing.T) {
 	in := f32Binding(0, 0, 0, 3, 2)
 	in.StridesBytes = []int64{4, 12} // a transposed [2 3]
 	d := &exec.Dispatch{Op: "Reshape", Attrs: ir.Attrs{"shape": ir.Ints(6)}, Inputs: []exec.Binding{in}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}}
-	ls, err := Plan(d)
+	ls, err := launch.Plan(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ls) != 1 || ls[0].Kernel != "copy_b4" || ls[0].Threads != 6 {
 		t.Fatalf("launches %+v", ls)
 	}
-	a := ls[0].Args.(copyParams)
+	a := ls[0].Args.(launch.CopyParams)
 	var got []int32
 	for i := int32(0); i < 6; i++ {
 		got = append(got, off32(&a.In, i))

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 )
 
@@ -234,7 +235,7 @@ func randomInputs(t *testing.T, g *ir.Graph, seed uint64) map[ir.ValueID][]byte 
 			for _, d := range v.Shape {
 				big = max(big, d)
 			}
-			scale = 1 / math.Sqrt(float64(max(1, numel(v.Shape)/big)))
+			scale = 1 / math.Sqrt(float64(max(1, launch.Numel(v.Shape)/big)))
 		}
 		for e := int64(0); e+sz <= nb; e += sz {
 			switch v.DType {

@@ -5,8 +5,8 @@
 // exactly where memranges put the program's barriers.
 //
 // The package is split so that Linux can test it. Everything that decides
-// what to encode is platform-neutral: Plan (plan.go, plan_linear.go,
-// plan_rows.go, plan_data.go) turns a dispatch into launches (kernel,
+// what to encode is platform-neutral: launch.Plan (package exec/launch,
+// shared with exec/cuda) turns a dispatch into launches (kernel,
 // argument struct, bindings, thread count), and the Backend and its encoder
 // (encode.go) replay them, with barriers, onto a small command interface.
 // The darwin files (metal_darwin.go, commands_darwin.go, device_darwin.go;

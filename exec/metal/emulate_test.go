@@ -12,6 +12,8 @@ import (
 	"math"
 	"reflect"
 	"strings"
+
+	"github.com/memplan/memplan/exec/launch"
 )
 
 // view is one bound buffer: element e of size sz is at off + e*sz.
@@ -42,7 +44,7 @@ func (v view) setF32(e int32, x float32) {
 func (v view) raw(e int32) []byte { return v.at(int64(e)) }
 
 // off32 is tensor_offset over int32, as MSL computes it.
-func off32(t *tensorDesc, i int32) int32 {
+func off32(t *launch.Tensor, i int32) int32 {
 	off := int32(0)
 	for k := t.Rank - 1; k >= 0; k-- {
 		d := t.Shape[k]
@@ -59,11 +61,11 @@ func kernelParams(kernel string) (reflect.Type, bool) {
 		base = kernel[:i]
 	}
 	m := map[string]any{
-		"unary_f32": unaryParams{}, "binary_f32": binaryParams{}, "compare_f32": binaryParams{},
-		"where": whereParams{}, "batchnorm_f32": batchnormParams{}, "matmul_f32": matmulParams{},
-		"conv2d_f32": convParams{}, "convtranspose2d_f32": convParams{}, "pool2d_f32": poolParams{},
-		"rows_f32": rowParams{}, "copy": copyParams{}, "cast_any": castParams{}, "gather": gatherParams{},
-		"pad_f32": padParams{},
+		"unary_f32": launch.UnaryParams{}, "binary_f32": launch.BinaryParams{}, "compare_f32": launch.BinaryParams{},
+		"where": launch.WhereParams{}, "batchnorm_f32": launch.BatchNormParams{}, "matmul_f32": launch.MatMulParams{},
+		"conv2d_f32": launch.ConvParams{}, "convtranspose2d_f32": launch.ConvParams{}, "pool2d_f32": launch.PoolParams{},
+		"rows_f32": launch.RowParams{}, "copy": launch.CopyParams{}, "cast_any": launch.CastParams{}, "gather": launch.GatherParams{},
+		"pad_f32": launch.PadParams{},
 	}
 	v, ok := m[base]
 	if !ok {
@@ -99,12 +101,12 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 	}
 	n := int32(threads)
 	switch p := pv.Interface().(type) {
-	case *unaryParams:
+	case *launch.UnaryParams:
 		x, y := buf(1, 4), buf(2, 4)
 		for i := int32(0); i < n && i < p.N; i++ {
 			y.setF32(off32(&p.Out, i), unaryOp(p.Op, x.f32(off32(&p.In, i)), p.Alpha, p.Beta))
 		}
-	case *binaryParams:
+	case *launch.BinaryParams:
 		a, b := buf(1, 4), buf(2, 4)
 		cmp := kernel == "compare_f32"
 		y := buf(3, 4)
@@ -117,10 +119,10 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 				y.setF32(off32(&p.Out, i), binaryOp(p.Op, u, v))
 				continue
 			}
-			r := p.Op == binaryEqual && u == v || p.Op == binaryLess && u < v || p.Op == binaryGreater && u > v
+			r := p.Op == launch.BinaryEqual && u == v || p.Op == launch.BinaryLess && u < v || p.Op == launch.BinaryGreater && u > v
 			y.raw(off32(&p.Out, i))[0] = b2u(r)
 		}
-	case *whereParams:
+	case *launch.WhereParams:
 		c, x, yv, out := buf(1, 1), buf(2, size), buf(3, size), buf(4, size)
 		for i := int32(0); i < n && i < p.N; i++ {
 			src := yv.raw(off32(&p.Y, i))
@@ -129,7 +131,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			}
 			copy(out.raw(off32(&p.Out, i)), src)
 		}
-	case *batchnormParams:
+	case *launch.BatchNormParams:
 		x, sc, bi, mean, vr, y := buf(1, 4), buf(2, 4), buf(3, 4), buf(4, 4), buf(5, 4), buf(6, 4)
 		for i := int32(0); i < n && i < p.N; i++ {
 			v := x.f32(off32(&p.X, i))
@@ -137,7 +139,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			s := vr.f32(off32(&p.Var, i))
 			y.setF32(off32(&p.Out, i), (v-m)/float32(math.Sqrt(float64(s+p.Eps)))*sc.f32(off32(&p.Scale, i))+bi.f32(off32(&p.Bias, i)))
 		}
-	case *matmulParams:
+	case *launch.MatMulParams:
 		a, b, c, y := buf(1, 4), buf(2, 4), buf(3, 4), buf(4, 4)
 		for i := int32(0); i < n && i < p.Total; i++ {
 			r := p.Out.Rank
@@ -164,7 +166,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			}
 			y.setF32(off32(&p.Out, i), v)
 		}
-	case *convParams:
+	case *launch.ConvParams:
 		x, w, bias, y := buf(1, 4), buf(2, 4), buf(3, 4), buf(4, 4)
 		for i := int32(0); i < n && i < p.Total; i++ {
 			rem := i
@@ -219,7 +221,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			}
 			y.setF32(off32(&p.Out, i), acc)
 		}
-	case *poolParams:
+	case *launch.PoolParams:
 		x, y := buf(1, 4), buf(2, 4)
 		for i := int32(0); i < n && i < p.Total; i++ {
 			OW, OH, C := p.Out.Shape[3], p.Out.Shape[2], p.Out.Shape[1]
@@ -232,7 +234,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			nb := rem / C
 			xc := nb*p.X.Strides[0] + c*p.X.Strides[1]
 			acc := float32(0)
-			if p.Mode == poolMax {
+			if p.Mode == launch.PoolMax {
 				acc = float32(math.Inf(-1))
 			}
 			count := 0
@@ -242,7 +244,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 					iw := ow*p.SW - p.PL + kw*p.DW
 					if ih >= 0 && ih < p.H && iw >= 0 && iw < p.W {
 						v := x.f32(xc + ih*p.X.Strides[2] + iw*p.X.Strides[3])
-						if p.Mode == poolMax {
+						if p.Mode == launch.PoolMax {
 							acc = max(acc, v)
 						} else {
 							acc += v
@@ -253,7 +255,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 					}
 				}
 			}
-			if p.Mode != poolMax {
+			if p.Mode != launch.PoolMax {
 				if count > 0 {
 					acc /= float32(count)
 				} else {
@@ -262,23 +264,23 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			}
 			y.setF32(off32(&p.Out, i), acc)
 		}
-	case *rowParams:
+	case *launch.RowParams:
 		x, sc, bi, y := buf(1, 4), buf(2, 4), buf(3, 4), buf(4, 4)
 		for r := int32(0); r < n && r < p.Rows; r++ {
 			emulateRow(p, r, x, sc, bi, y)
 		}
-	case *copyParams:
+	case *launch.CopyParams:
 		x, y := buf(1, size), buf(2, size)
 		for i := int32(0); i < n && i < p.N; i++ {
 			copy(y.raw(p.OutBase+off32(&p.Out, i)), x.raw(p.InBase+off32(&p.In, i)))
 		}
-	case *castParams:
+	case *launch.CastParams:
 		inSz, outSz := castSize(p.From), castSize(p.To)
 		x, y := buf(1, inSz), buf(2, outSz)
 		for i := int32(0); i < n && i < p.N; i++ {
 			castOne(p.From, p.To, x.raw(off32(&p.In, i)), y.raw(off32(&p.Out, i)))
 		}
-	case *gatherParams:
+	case *launch.GatherParams:
 		x, idx, y := buf(1, size), buf(2, 8), buf(3, size)
 		if p.IdxI64 == 0 {
 			idx = buf(2, 4)
@@ -314,7 +316,7 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 				clear(dst)
 			}
 		}
-	case *padParams:
+	case *launch.PadParams:
 		x, y := buf(1, 4), buf(2, 4)
 		for i := int32(0); i < n && i < p.N; i++ {
 			rem, xo, inside := i, int32(0), true

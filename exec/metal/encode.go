@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/profile"
 )
 
@@ -125,13 +126,13 @@ func (b *Backend) Alloc(specs []exec.BufferSpec) (exec.Memory, error) {
 // threadgroup width each pipeline allows.
 type prepared struct {
 	index    int
-	launches []Launch
+	launches []launch.Launch
 	tpg      []int
 }
 
 // Prepare plans the dispatch's launches and compiles their pipelines.
 func (b *Backend) Prepare(d *exec.Dispatch) (exec.Kernel, error) {
-	ls, err := Plan(d)
+	ls, err := launch.Plan(d)
 	if err != nil {
 		return nil, err
 	}

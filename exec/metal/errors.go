@@ -1,19 +1,23 @@
 package metal
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/memplan/memplan/exec/launch"
+)
 
 // Sentinel errors of the Metal backend; wrapped with %w.
 var (
 	// ErrUnsupported reports an op, dtype, rank or attribute this backend
-	// has no kernel for. Errors wrapping it also wrap exec.ErrUnsupported
-	// when the exec package defines it.
-	ErrUnsupported = errors.New("metal: unsupported")
+	// has no kernel for: launch planning's sentinel (exec/launch), shared
+	// with exec/cuda. Errors wrapping it also wrap exec.ErrUnsupported.
+	ErrUnsupported = launch.ErrUnsupported
 	// ErrTooLarge reports a tensor whose element offsets do not fit the
-	// kernels' 32-bit index arithmetic.
-	ErrTooLarge = errors.New("metal: tensor too large for 32-bit indexing")
+	// kernels' 32-bit index arithmetic (exec/launch's sentinel).
+	ErrTooLarge = launch.ErrTooLarge
 	// ErrLayout reports a binding whose byte offset or strides are not a
-	// multiple of its element size.
-	ErrLayout = errors.New("metal: misaligned binding")
+	// multiple of its element size (exec/launch's sentinel).
+	ErrLayout = launch.ErrLayout
 	// ErrNoDevice reports that no Metal device is available (any host but
 	// darwin with cgo, or a Mac without a GPU).
 	ErrNoDevice = errors.New("metal: no Metal device")

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/memplan/memplan/exec/launch"
 )
 
 // field is one struct field: name and byte offset.
@@ -25,7 +27,7 @@ type layout struct {
 func goLayouts(t *testing.T) map[string]layout {
 	t.Helper()
 	out := map[string]layout{}
-	for _, p := range paramTypes {
+	for _, p := range launch.ParamTypes {
 		var l layout
 		l.size = int64(p.Type.Size())
 		for k := 0; k < p.Type.NumField(); k++ {
@@ -70,7 +72,7 @@ var (
 func mslLayouts(src string) (map[string]layout, error) {
 	out := map[string]layout{}
 	sizes := map[string]int64{"int": 4, "float": 4, "uint": 4}
-	consts := map[string]int64{"MAX_RANK": MaxRank}
+	consts := map[string]int64{"MAX_RANK": launch.MaxRank}
 	for _, m := range structRe.FindAllStringSubmatch(src, -1) {
 		var l layout
 		for _, line := range strings.Split(m[2], "\n") {
@@ -108,7 +110,7 @@ func mslLayouts(src string) (map[string]layout, error) {
 // compareLayouts reports every difference between want and got.
 func compareLayouts(what string, want, got map[string]layout) []error {
 	var errs []error
-	for _, p := range paramTypes {
+	for _, p := range launch.ParamTypes {
 		w, g := want[p.Name], got[p.Name]
 		if _, ok := got[p.Name]; !ok {
 			errs = append(errs, fmt.Errorf("%s: no %s", what, p.Name))
@@ -144,8 +146,8 @@ func TestArgumentLayouts(t *testing.T) {
 	for _, e := range compareLayouts("MSL declarations", goL, msl) {
 		t.Error(e)
 	}
-	if len(com) != len(paramTypes) || len(msl) != len(paramTypes) {
-		t.Errorf("%d layout comments and %d MSL structs for %d Go structs", len(com), len(msl), len(paramTypes))
+	if len(com) != len(launch.ParamTypes) || len(msl) != len(launch.ParamTypes) {
+		t.Errorf("%d layout comments and %d MSL structs for %d Go structs", len(com), len(msl), len(launch.ParamTypes))
 	}
 }
 

@@ -3,7 +3,7 @@ package metal
 // Checks of a recorded run against its program: the MSL signatures read
 // from the kernel source, the recorded commands split into dispatches,
 // launches and barriers, and checkRun, which compares them with the
-// program, the plan and the launches Plan makes.
+// program, the plan and the launches launch.Plan makes.
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
 )
@@ -57,7 +58,7 @@ func mslSignatures(t *testing.T) map[string]mslSig {
 }
 
 func paramTypeName(rt reflect.Type) string {
-	for _, p := range paramTypes {
+	for _, p := range launch.ParamTypes {
 		if p.Type == rt {
 			return p.Name
 		}
@@ -137,7 +138,7 @@ func parseEvents(evs []event) (ds []dispatchRec, barriers []int, err error) {
 // elementBytes lists the byte offsets of every element of a binding.
 func elementBytes(b exec.Binding) map[int64]bool {
 	out := map[int64]bool{}
-	total := numel(b.Shape)
+	total := launch.Numel(b.Shape)
 	for e := int64(0); e < total; e++ {
 		off, rem := b.OffsetBytes, e
 		for k := len(b.Shape) - 1; k >= 0; k-- {
@@ -158,35 +159,35 @@ func written(args any, threads int64) []int64 {
 			f(i)
 		}
 	}
-	one := func(t *tensorDesc, n int32) {
+	one := func(t *launch.Tensor, n int32) {
 		each(n, func(i int32) { out = append(out, int64(off32(t, i))) })
 	}
 	switch a := args.(type) {
-	case unaryParams:
+	case launch.UnaryParams:
 		one(&a.Out, a.N)
-	case binaryParams:
+	case launch.BinaryParams:
 		one(&a.Out, a.N)
-	case whereParams:
+	case launch.WhereParams:
 		one(&a.Out, a.N)
-	case batchnormParams:
+	case launch.BatchNormParams:
 		one(&a.Out, a.N)
-	case matmulParams:
+	case launch.MatMulParams:
 		one(&a.Out, a.Total)
-	case convParams:
+	case launch.ConvParams:
 		one(&a.Out, a.Total)
-	case poolParams:
+	case launch.PoolParams:
 		one(&a.Out, a.Total)
-	case castParams:
+	case launch.CastParams:
 		one(&a.Out, a.N)
-	case gatherParams:
+	case launch.GatherParams:
 		one(&a.Out, a.N)
-	case padParams:
+	case launch.PadParams:
 		one(&a.Out, a.N)
-	case copyParams:
+	case launch.CopyParams:
 		each(a.N, func(i int32) { out = append(out, int64(a.OutBase+off32(&a.Out, i))) })
-	case rowParams:
+	case launch.RowParams:
 		each(a.Rows, func(r int32) {
-			if a.Op >= rowReduceSum {
+			if a.Op >= launch.RowReduceSum {
 				out = append(out, int64(off32(&a.Out, r)))
 				return
 			}
@@ -220,11 +221,11 @@ func checkRun(prog *exec.Program, plan *planner.Plan, dev *fakeDevice, c *fakeCo
 		if rec.index != d.Index {
 			return append(errs, fmt.Errorf("dispatch %d recorded as %d", d.Index, rec.index))
 		}
-		launches, err := Plan(d)
+		launches, err := launch.Plan(d)
 		if err != nil {
 			return append(errs, fmt.Errorf("dispatch %d: %v", d.Index, err))
 		}
-		var active []Launch
+		var active []launch.Launch
 		for _, l := range launches {
 			if l.Threads > 0 {
 				active = append(active, l)
@@ -268,7 +269,7 @@ func checkRun(prog *exec.Program, plan *planner.Plan, dev *fakeDevice, c *fakeCo
 					errs = append(errs, fmt.Errorf("%s: MSL buffer indices %v are not 1..k", where, sig.buffers))
 				}
 			}
-			var out *Bind
+			var out *launch.Bind
 			for _, pb := range l.Buffers {
 				got, ok := lr.binds[pb.Index]
 				b, known := bindingOf[pb.Value]
@@ -317,7 +318,7 @@ func checkRun(prog *exec.Program, plan *planner.Plan, dev *fakeDevice, c *fakeCo
 			}
 		}
 		for _, b := range d.Inputs {
-			if !bound[b.Value] && numel(b.Shape) > 0 && numel(d.Outputs[0].Shape) > 0 {
+			if !bound[b.Value] && launch.Numel(b.Shape) > 0 && launch.Numel(d.Outputs[0].Shape) > 0 {
 				errs = append(errs, fmt.Errorf("dispatch %d (%s): input v%d never bound", d.Index, d.Op, b.Value))
 			}
 		}

@@ -6,6 +6,8 @@ package metal
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/memplan/memplan/exec/launch"
 )
 
 func erfApprox(x float32) float32 {
@@ -23,41 +25,41 @@ func exp32(x float32) float32 { return float32(math.Exp(float64(x))) }
 
 func unaryOp(op int32, v, alpha, beta float32) float32 {
 	switch op {
-	case unaryRelu:
+	case launch.UnaryRelu:
 		return max(v, 0)
-	case unarySigmoid:
+	case launch.UnarySigmoid:
 		return 1 / (1 + exp32(-v))
-	case unaryTanh:
+	case launch.UnaryTanh:
 		return float32(math.Tanh(float64(v)))
-	case unaryGeluErf:
+	case launch.UnaryGeluErf:
 		return 0.5 * v * (1 + erfApprox(v*float32(1/math.Sqrt2)))
-	case unaryGeluTanh:
+	case launch.UnaryGeluTanh:
 		return 0.5 * v * (1 + float32(math.Tanh(float64(0.7978845608*(v+0.044715*v*v*v)))))
-	case unarySilu:
+	case launch.UnarySilu:
 		return v / (1 + exp32(-v))
-	case unaryErf:
+	case launch.UnaryErf:
 		return erfApprox(v)
-	case unarySqrt:
+	case launch.UnarySqrt:
 		return float32(math.Sqrt(float64(v)))
-	case unaryNeg:
+	case launch.UnaryNeg:
 		return -v
-	case unaryExp:
+	case launch.UnaryExp:
 		return exp32(v)
-	case unaryLog:
+	case launch.UnaryLog:
 		return float32(math.Log(float64(v)))
-	case unaryAbs:
+	case launch.UnaryAbs:
 		return float32(math.Abs(float64(v)))
-	case unarySin:
+	case launch.UnarySin:
 		return float32(math.Sin(float64(v)))
-	case unaryCos:
+	case launch.UnaryCos:
 		return float32(math.Cos(float64(v)))
-	case unaryReciprocal:
+	case launch.UnaryReciprocal:
 		return 1 / v
-	case unaryClip:
+	case launch.UnaryClip:
 		return min(max(v, alpha), beta)
-	case unaryHardSigmoid:
+	case launch.UnaryHardSigmoid:
 		return max(0, min(1, alpha*v+beta))
-	case unaryHardSwish:
+	case launch.UnaryHardSwish:
 		return v * max(0, min(1, v/6+0.5))
 	}
 	return v
@@ -65,15 +67,15 @@ func unaryOp(op int32, v, alpha, beta float32) float32 {
 
 func binaryOp(op int32, a, b float32) float32 {
 	switch op {
-	case binaryAdd:
+	case launch.BinaryAdd:
 		return a + b
-	case binarySub:
+	case launch.BinarySub:
 		return a - b
-	case binaryMul:
+	case launch.BinaryMul:
 		return a * b
-	case binaryDiv:
+	case launch.BinaryDiv:
 		return a / b
-	case binaryPow:
+	case launch.BinaryPow:
 		if a < 0 && float64(b) == math.RoundToEven(float64(b)) {
 			m := float32(math.Pow(float64(-a), float64(b)))
 			if math.Mod(math.Abs(float64(b)), 2) == 1 {
@@ -82,9 +84,9 @@ func binaryOp(op int32, a, b float32) float32 {
 			return m
 		}
 		return float32(math.Pow(float64(a), float64(b)))
-	case binaryMax:
+	case launch.BinaryMax:
 		return max(a, b)
-	case binaryMin:
+	case launch.BinaryMin:
 		return min(a, b)
 	}
 	return 0
@@ -97,10 +99,10 @@ func b2u(b bool) byte {
 	return 0
 }
 
-func emulateRow(p *rowParams, r int32, x, sc, bi, y view) {
+func emulateRow(p *launch.RowParams, r int32, x, sc, bi, y view) {
 	base := r * p.Cols
 	switch p.Op {
-	case rowSoftmax, rowLogSoftmax:
+	case launch.RowSoftmax, launch.RowLogSoftmax:
 		m := float32(math.Inf(-1))
 		for c := int32(0); c < p.Cols; c++ {
 			m = max(m, x.f32(off32(&p.X, base+c)))
@@ -112,15 +114,15 @@ func emulateRow(p *rowParams, r int32, x, sc, bi, y view) {
 		ls := float32(math.Log(float64(s)))
 		for c := int32(0); c < p.Cols; c++ {
 			v := x.f32(off32(&p.X, base+c)) - m
-			if p.Op == rowSoftmax {
+			if p.Op == launch.RowSoftmax {
 				y.setF32(off32(&p.Out, base+c), exp32(v)/s)
 			} else {
 				y.setF32(off32(&p.Out, base+c), v-ls)
 			}
 		}
-	case rowLayerNorm, rowRMSNorm:
+	case launch.RowLayerNorm, launch.RowRMSNorm:
 		var mean float32
-		if p.Op == rowLayerNorm {
+		if p.Op == launch.RowLayerNorm {
 			for c := int32(0); c < p.Cols; c++ {
 				mean += x.f32(off32(&p.X, base+c))
 			}
@@ -142,18 +144,18 @@ func emulateRow(p *rowParams, r int32, x, sc, bi, y view) {
 		}
 	default:
 		acc := float32(0)
-		if p.Op == rowReduceMax {
+		if p.Op == launch.RowReduceMax {
 			acc = float32(math.Inf(-1))
 		}
 		for c := int32(0); c < p.Cols; c++ {
 			v := x.f32(off32(&p.X, base+c))
-			if p.Op == rowReduceMax {
+			if p.Op == launch.RowReduceMax {
 				acc = max(acc, v)
 			} else {
 				acc += v
 			}
 		}
-		if p.Op == rowReduceMean {
+		if p.Op == launch.RowReduceMean {
 			acc /= float32(p.Cols)
 		}
 		y.setF32(off32(&p.Out, r), acc)
@@ -162,11 +164,11 @@ func emulateRow(p *rowParams, r int32, x, sc, bi, y view) {
 
 func castSize(code int32) int64 {
 	switch code {
-	case castF32, castI32:
+	case launch.CastF32, launch.CastI32:
 		return 4
-	case castF16:
+	case launch.CastF16:
 		return 2
-	case castI64:
+	case launch.CastI64:
 		return 8
 	}
 	return 1
@@ -177,19 +179,19 @@ func castOne(from, to int32, src, dst []byte) {
 	var f float32
 	var l int64
 	switch from {
-	case castF32:
+	case launch.CastF32:
 		f, isf = math.Float32frombits(binary.LittleEndian.Uint32(src)), true
-	case castF16:
+	case launch.CastF16:
 		f, isf = halfToFloat(binary.LittleEndian.Uint16(src)), true
-	case castI64:
+	case launch.CastI64:
 		l = int64(binary.LittleEndian.Uint64(src))
-	case castI32:
+	case launch.CastI32:
 		l = int64(int32(binary.LittleEndian.Uint32(src)))
-	case castI8:
+	case launch.CastI8:
 		l = int64(int8(src[0]))
-	case castU8:
+	case launch.CastU8:
 		l = int64(src[0])
-	case castBool:
+	case launch.CastBool:
 		l = int64(b2u(src[0] != 0))
 	}
 	fv := f
@@ -201,17 +203,17 @@ func castOne(from, to int32, src, dst []byte) {
 		lv = int64(f)
 	}
 	switch to {
-	case castF32:
+	case launch.CastF32:
 		binary.LittleEndian.PutUint32(dst, math.Float32bits(fv))
-	case castF16:
+	case launch.CastF16:
 		binary.LittleEndian.PutUint16(dst, floatToHalf(fv))
-	case castI64:
+	case launch.CastI64:
 		binary.LittleEndian.PutUint64(dst, uint64(lv))
-	case castI32:
+	case launch.CastI32:
 		binary.LittleEndian.PutUint32(dst, uint32(int32(lv)))
-	case castI8, castU8:
+	case launch.CastI8, launch.CastU8:
 		dst[0] = byte(lv)
-	case castBool:
+	case launch.CastBool:
 		dst[0] = b2u(isf && f != 0 || !isf && l != 0)
 	}
 }

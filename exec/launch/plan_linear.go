@@ -1,4 +1,4 @@
-package metal
+package launch
 
 // Launch planning for matrix products, convolutions and pooling: one
 // thread per output element, operands described over the output's logical
@@ -18,7 +18,7 @@ func (o operand) withUnit(at int) operand {
 
 // batchDesc describes a matrix operand [batch..., R, C] over the logical
 // batch shape: batch dimensions broadcast, the last two kept.
-func batchDesc(o operand, batch []int64) (tensorDesc, error) {
+func batchDesc(o operand, batch []int64) (Tensor, error) {
 	r := len(o.shape)
 	head := operand{b: o.b, shape: o.shape[:r-2], strides: o.strides[:r-2]}
 	hd, err := head.broadcastTo(batch)
@@ -68,7 +68,7 @@ func (p *planState) matmul() error {
 	if len(a.shape) == 0 || len(b.shape) == 0 {
 		return p.errorf(ErrUnsupported, "scalar operand")
 	}
-	args := matmulParams{Alpha: 1}
+	args := MatMulParams{Alpha: 1}
 	dropM, dropN := false, false
 	if len(a.shape) == 1 {
 		a, dropM = a.withUnit(0), true
@@ -105,11 +105,11 @@ func (p *planState) matmul() error {
 	if dropN {
 		o = o.withUnit(len(logical) - 1)
 	}
-	if numel(o.shape) != numel(logical) || len(o.shape) != len(logical) {
+	if Numel(o.shape) != Numel(logical) || len(o.shape) != len(logical) {
 		return p.errorf(ErrUnsupported, "output shape %v, want %v", out.Shape, logical)
 	}
 	args.M, args.N, args.K = int32(m), int32(n), int32(k)
-	args.Total = int32(numel(logical))
+	args.Total = int32(Numel(logical))
 	if args.A, err = batchDesc(a, batch); err != nil {
 		return p.errorf(err, "input A")
 	}
@@ -193,13 +193,13 @@ func (p *planState) conv() error {
 		return p.errorf(ErrUnsupported, "strides, dilations or pads of the wrong length")
 	}
 	g := p.d.Attrs.GetInt("group", 1)
-	a := convParams{
+	a := ConvParams{
 		N: int32(x.shape[0]), C: int32(x.shape[1]), H: int32(x.shape[2]), W: int32(x.shape[3]),
 		M: int32(o.shape[1]), OH: int32(o.shape[2]), OW: int32(o.shape[3]),
 		KH: int32(w.shape[2]), KW: int32(w.shape[3]),
 		SH: int32(st[0]), SW: int32(st[1]), PT: int32(pd[0]), PL: int32(pd[1]),
 		DH: int32(dl[0]), DW: int32(dl[1]), Group: int32(g),
-		Total: int32(numel(o.shape)),
+		Total: int32(Numel(o.shape)),
 	}
 	if g < 1 || x.shape[1]%g != 0 || o.shape[1]%g != 0 {
 		return p.errorf(ErrUnsupported, "group %d does not divide channels %d and %d", g, x.shape[1], o.shape[1])
@@ -226,7 +226,7 @@ func (p *planState) conv() error {
 	if p.d.Op == "ConvTranspose" {
 		kernel = "convtranspose2d_f32"
 	}
-	p.add(kernel, a, numel(o.shape), binds, false, false, false, true)
+	p.add(kernel, a, Numel(o.shape), binds, false, false, false, true)
 	return nil
 }
 
@@ -241,7 +241,7 @@ func (p *planState) pool() error {
 		return p.errorf(ErrUnsupported, "%d spatial dimensions", r)
 	}
 	x, o := as4d(ops[0]), as4d(ops[1])
-	a := poolParams{Mode: poolAvg, H: int32(x.shape[2]), W: int32(x.shape[3]), Total: int32(numel(o.shape))}
+	a := PoolParams{Mode: PoolAvg, H: int32(x.shape[2]), W: int32(x.shape[3]), Total: int32(Numel(o.shape))}
 	if p.d.Op == "GlobalAveragePool" {
 		a.KH, a.KW, a.SH, a.SW, a.DH, a.DW = a.H, a.W, 1, 1, 1, 1
 	} else {
@@ -256,7 +256,7 @@ func (p *planState) pool() error {
 		a.DH, a.DW = int32(dl[0]), int32(dl[1])
 		a.PT, a.PL, a.PB, a.PR = int32(pd[0]), int32(pd[1]), int32(pd[2]), int32(pd[3])
 		if p.d.Op == "MaxPool" {
-			a.Mode = poolMax
+			a.Mode = PoolMax
 		}
 		a.IncludePad = int32(p.d.Attrs.GetInt("count_include_pad", 0))
 	}
@@ -266,6 +266,6 @@ func (p *planState) pool() error {
 	if a.Out, err = o.own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	p.add("pool2d_f32", a, numel(o.shape), []exec.Binding{in, out}, false, true)
+	p.add("pool2d_f32", a, Numel(o.shape), []exec.Binding{in, out}, false, true)
 	return nil
 }

@@ -1,4 +1,4 @@
-package metal
+package launch
 
 // Launch planning for data movement: copies in logical order (reshape,
 // transpose, expand, slice, and one launch per piece of Concat and Split),
@@ -12,7 +12,7 @@ import (
 )
 
 // copyLaunch adds one copy of n elements.
-func (p *planState) copyLaunch(in, out exec.Binding, a copyParams) error {
+func (p *planState) copyLaunch(in, out exec.Binding, a CopyParams) error {
 	kernel, err := p.sizeKernel("copy", out.DType)
 	if err != nil {
 		return err
@@ -22,7 +22,7 @@ func (p *planState) copyLaunch(in, out exec.Binding, a copyParams) error {
 }
 
 // simpleCopy copies in to out in logical flat order, in described by inDesc.
-func (p *planState) simpleCopy(inDesc func(operand) (tensorDesc, error), base int64) error {
+func (p *planState) simpleCopy(inDesc func(operand) (Tensor, error), base int64) error {
 	in, out := p.d.Inputs[0], p.d.Outputs[0]
 	if in.DType.Size() != out.DType.Size() {
 		return p.errorf(ErrUnsupported, "%v to %v", in.DType, out.DType)
@@ -31,15 +31,15 @@ func (p *planState) simpleCopy(inDesc func(operand) (tensorDesc, error), base in
 	if err != nil {
 		return err
 	}
-	a := copyParams{N: int32(numel(out.Shape)), InBase: int32(base)}
+	a := CopyParams{N: int32(Numel(out.Shape)), InBase: int32(base)}
 	if a.In, err = inDesc(ops[0]); err != nil {
 		return p.errorf(err, "input")
 	}
 	if a.Out, err = ops[1].own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	if numel(out.Shape) != a.In.numel() {
-		return p.errorf(ErrUnsupported, "input has %d elements, output %d", a.In.numel(), numel(out.Shape))
+	if Numel(out.Shape) != a.In.Numel() {
+		return p.errorf(ErrUnsupported, "input has %d elements, output %d", a.In.Numel(), Numel(out.Shape))
 	}
 	return p.copyLaunch(in, out, a)
 }
@@ -61,12 +61,12 @@ func (p *planState) transpose() error {
 			perm[k] = int(perm64[k])
 		}
 	}
-	return p.simpleCopy(func(o operand) (tensorDesc, error) { return o.permuted(perm) }, 0)
+	return p.simpleCopy(func(o operand) (Tensor, error) { return o.permuted(perm) }, 0)
 }
 
 func (p *planState) expand() error {
 	out := p.d.Outputs[0].Shape
-	return p.simpleCopy(func(o operand) (tensorDesc, error) { return o.broadcastTo(out) }, 0)
+	return p.simpleCopy(func(o operand) (Tensor, error) { return o.broadcastTo(out) }, 0)
 }
 
 func (p *planState) slice() error {
@@ -119,7 +119,7 @@ func (p *planState) slice() error {
 			base += start[k] * o.strides[k]
 		}
 	}
-	return p.simpleCopy(func(o operand) (tensorDesc, error) {
+	return p.simpleCopy(func(o operand) (Tensor, error) {
 		strides := make([]int64, rank)
 		for k := range strides {
 			strides[k] = o.strides[k] * step[k]
@@ -147,7 +147,7 @@ func (p *planState) concat() error {
 		if err != nil {
 			return err
 		}
-		a := copyParams{N: int32(numel(in.Shape)), OutBase: int32(at * ops[0].strides[axis])}
+		a := CopyParams{N: int32(Numel(in.Shape)), OutBase: int32(at * ops[0].strides[axis])}
 		if a.In, err = io[0].own(); err != nil {
 			return p.errorf(err, "input %d", i)
 		}
@@ -186,7 +186,7 @@ func (p *planState) split() error {
 		if err != nil {
 			return err
 		}
-		a := copyParams{N: int32(numel(out.Shape)), InBase: int32(at * ops[0].strides[axis])}
+		a := CopyParams{N: int32(Numel(out.Shape)), InBase: int32(at * ops[0].strides[axis])}
 		if a.In, err = desc(in.Value, out.Shape, ops[0].strides); err != nil {
 			return p.errorf(err, "input")
 		}
@@ -223,7 +223,7 @@ func (p *planState) gather() error {
 	if !ok || len(out.Shape) != len(x.Shape)-1+len(idx.Shape) {
 		return p.errorf(ErrUnsupported, "axis %d, shapes %v %v -> %v", p.d.Attrs.GetInt("axis", 0), x.Shape, idx.Shape, out.Shape)
 	}
-	a := gatherParams{N: int32(numel(out.Shape)), Axis: int32(axis), IdxRank: int32(len(idx.Shape)), AxisLen: int32(x.Shape[axis])}
+	a := GatherParams{N: int32(Numel(out.Shape)), Axis: int32(axis), IdxRank: int32(len(idx.Shape)), AxisLen: int32(x.Shape[axis])}
 	if idx.DType == ir.I64 {
 		a.IdxI64 = 1
 	}
@@ -254,7 +254,7 @@ func (p *planState) pad() error {
 	if mode := p.d.Attrs.GetStr("mode", "constant"); mode != "constant" {
 		return p.errorf(ErrUnsupported, "mode %q", mode)
 	}
-	a := padParams{N: int32(numel(out.Shape)), Value: float32(p.d.Attrs.GetFloat("value", 0))}
+	a := PadParams{N: int32(Numel(out.Shape)), Value: float32(p.d.Attrs.GetFloat("value", 0))}
 	for k := 0; k < rank; k++ {
 		if pads[k] > math.MaxInt32 || pads[k] < math.MinInt32 {
 			return p.errorf(ErrTooLarge, "pad %d", pads[k])
@@ -274,19 +274,19 @@ func (p *planState) pad() error {
 func castCode(dt ir.DType) int32 {
 	switch dt {
 	case ir.F32:
-		return castF32
+		return CastF32
 	case ir.F16:
-		return castF16
+		return CastF16
 	case ir.I64:
-		return castI64
+		return CastI64
 	case ir.I32:
-		return castI32
+		return CastI32
 	case ir.I8:
-		return castI8
+		return CastI8
 	case ir.U8:
-		return castU8
+		return CastU8
 	case ir.Bool:
-		return castBool
+		return CastBool
 	}
 	return -1
 }
@@ -304,7 +304,7 @@ func (p *planState) cast() error {
 	if err != nil {
 		return err
 	}
-	a := castParams{N: int32(numel(out.Shape)), From: from, To: to}
+	a := CastParams{N: int32(Numel(out.Shape)), From: from, To: to}
 	if a.In, err = ops[0].own(); err != nil {
 		return p.errorf(err, "input")
 	}

@@ -1,14 +1,14 @@
-package metal_test
+package launch_test
 
 import (
 	"fmt"
 
 	"github.com/memplan/memplan/exec"
-	"github.com/memplan/memplan/exec/metal"
+	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 )
 
-// Plan shows what the backend encodes for one dispatch: Add of x f32[2 3]
+// ExamplePlan shows what a GPU backend encodes for one dispatch: Add of x f32[2 3]
 // in the arena at byte 128 and a broadcast bias f32[3] in buffer 1, into y
 // at arena byte 0.
 func ExamplePlan() {
@@ -20,7 +20,7 @@ func ExamplePlan() {
 		Inputs:  []exec.Binding{bind(0, exec.ArenaBuffer, 128, 2, 3), bind(1, 1, 0, 3)},
 		Outputs: []exec.Binding{bind(2, exec.ArenaBuffer, 0, 2, 3)},
 	}
-	launches, err := metal.Plan(d)
+	launches, err := launch.Plan(d)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,14 +1,16 @@
-package metal
+package launch
 
 // Planning a dispatch: which kernels, with which arguments, over which
-// slices of which buffers. This is everything the Metal backend decides; the
-// darwin files only forward the result to Metal, so it is all tested on
-// Linux (plan_test.go) against a recording fake encoder.
+// slices of which buffers. This is everything a GPU backend decides; the
+// Metal and CUDA backends only forward the result to their APIs, so it is
+// all tested on any machine (exec/metal's recording fake, exec/cuda's fake
+// driver).
 //
-// A dispatch becomes one or more launches. Each launch is one
-// dispatchThreadgroups call: a pipeline (kernel name), the argument struct
-// at buffer index 0, and the tensor operands at indices 1, 2, ... in the
-// kernel's parameter order, each bound as (buffer, byte offset) straight
+// A dispatch becomes one or more launches. Each launch is one kernel launch
+// (Metal: dispatchThreadgroups; CUDA: cuLaunchKernel or a graph kernel
+// node): a kernel name, the argument struct (Metal: buffer index 0; CUDA:
+// the first, by-value parameter), and the tensor operands at indices 1, 2,
+// ... in the kernel's parameter order, each bound as (buffer, byte offset) straight
 // from the exec.Binding, so the arena is bound at the plan's offsets. Most
 // ops are one launch; Concat and Split are one copy launch per piece.
 //
@@ -42,7 +44,7 @@ type Bind struct {
 type Launch struct {
 	Kernel  string
 	Args    any    // the argument struct (one of the *Params types)
-	Params  []byte // Args as setBytes sends it, at buffer index 0
+	Params  []byte // Args as the GPU receives it (Metal: setBytes at index 0; CUDA: parameter 0)
 	Buffers []Bind // at indices 1..len(Buffers)
 	Threads int64
 }
@@ -66,7 +68,7 @@ func (p *planState) errorf(sentinel error, format string, args ...any) error {
 // add appends a launch binding the given operands in order; writes marks
 // which of them are written.
 func (p *planState) add(kernel string, args any, threads int64, ops []exec.Binding, writes ...bool) {
-	l := Launch{Kernel: kernel, Args: args, Params: encodeParams(args), Threads: threads}
+	l := Launch{Kernel: kernel, Args: args, Params: EncodeParams(args), Threads: threads}
 	for i, b := range ops {
 		l.Buffers = append(l.Buffers, Bind{Index: i + 1, Buffer: b.Buffer, OffsetBytes: b.OffsetBytes, Value: b.Value, Write: i < len(writes) && writes[i]})
 	}
@@ -161,42 +163,42 @@ func (p *planState) requireF32(bs ...exec.Binding) error {
 func unaryCode(d *exec.Dispatch) int32 {
 	switch d.Op {
 	case "Relu":
-		return unaryRelu
+		return UnaryRelu
 	case "Sigmoid":
-		return unarySigmoid
+		return UnarySigmoid
 	case "Tanh":
-		return unaryTanh
+		return UnaryTanh
 	case "Gelu":
 		if d.Attrs.GetStr("approximate", "none") == "tanh" {
-			return unaryGeluTanh
+			return UnaryGeluTanh
 		}
-		return unaryGeluErf
+		return UnaryGeluErf
 	case "Silu":
-		return unarySilu
+		return UnarySilu
 	case "Erf":
-		return unaryErf
+		return UnaryErf
 	case "Sqrt":
-		return unarySqrt
+		return UnarySqrt
 	case "Neg":
-		return unaryNeg
+		return UnaryNeg
 	case "Exp":
-		return unaryExp
+		return UnaryExp
 	case "Log":
-		return unaryLog
+		return UnaryLog
 	case "Abs":
-		return unaryAbs
+		return UnaryAbs
 	case "Sin":
-		return unarySin
+		return UnarySin
 	case "Cos":
-		return unaryCos
+		return UnaryCos
 	case "Reciprocal":
-		return unaryReciprocal
+		return UnaryReciprocal
 	case "Clip":
-		return unaryClip
+		return UnaryClip
 	case "HardSigmoid":
-		return unaryHardSigmoid
+		return UnaryHardSigmoid
 	case "HardSwish":
-		return unaryHardSwish
+		return UnaryHardSwish
 	}
 	return -1
 }
@@ -238,12 +240,12 @@ func (p *planState) unary() error {
 	if err != nil {
 		return err
 	}
-	a := unaryParams{Op: unaryCode(p.d), N: int32(numel(out.Shape))}
+	a := UnaryParams{Op: unaryCode(p.d), N: int32(Numel(out.Shape))}
 	switch a.Op {
-	case unaryClip:
+	case UnaryClip:
 		a.Alpha = float32(p.d.Attrs.GetFloat("min", math.Inf(-1)))
 		a.Beta = float32(p.d.Attrs.GetFloat("max", math.Inf(1)))
-	case unaryHardSigmoid:
+	case UnaryHardSigmoid:
 		a.Alpha = float32(p.d.Attrs.GetFloat("alpha", 0.2))
 		a.Beta = float32(p.d.Attrs.GetFloat("beta", 0.5))
 	}
@@ -253,7 +255,7 @@ func (p *planState) unary() error {
 	if a.Out, err = ops[1].own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	p.add("unary_f32", a, numel(out.Shape), []exec.Binding{in, out}, false, true)
+	p.add("unary_f32", a, Numel(out.Shape), []exec.Binding{in, out}, false, true)
 	return nil
 }
 
@@ -264,7 +266,7 @@ func (p *planState) binary() error {
 	if err := p.requireF32(x, y); err != nil {
 		return err
 	}
-	if code >= binaryEqual {
+	if code >= BinaryEqual {
 		kernel = "compare_f32"
 		if out.DType != ir.Bool {
 			return p.errorf(ErrUnsupported, "comparison output is %v, want bool", out.DType)
@@ -276,7 +278,7 @@ func (p *planState) binary() error {
 	if err != nil {
 		return err
 	}
-	a := binaryParams{Op: code, N: int32(numel(out.Shape))}
+	a := BinaryParams{Op: code, N: int32(Numel(out.Shape))}
 	if a.A, err = ops[0].broadcastTo(out.Shape); err != nil {
 		return p.errorf(err, "input 0")
 	}
@@ -286,7 +288,7 @@ func (p *planState) binary() error {
 	if a.Out, err = ops[2].own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	p.add(kernel, a, numel(out.Shape), []exec.Binding{x, y, out}, false, false, true)
+	p.add(kernel, a, Numel(out.Shape), []exec.Binding{x, y, out}, false, false, true)
 	return nil
 }
 
@@ -315,8 +317,8 @@ func (p *planState) where() error {
 	if err != nil {
 		return err
 	}
-	a := whereParams{N: int32(numel(out.Shape))}
-	for i, t := range []*tensorDesc{&a.Cond, &a.X, &a.Y} {
+	a := WhereParams{N: int32(Numel(out.Shape))}
+	for i, t := range []*Tensor{&a.Cond, &a.X, &a.Y} {
 		if *t, err = ops[i].broadcastTo(out.Shape); err != nil {
 			return p.errorf(err, "input %d", i)
 		}
@@ -324,6 +326,6 @@ func (p *planState) where() error {
 	if a.Out, err = ops[3].own(); err != nil {
 		return p.errorf(err, "output")
 	}
-	p.add(kernel, a, numel(out.Shape), []exec.Binding{c, x, y, out}, false, false, false, true)
+	p.add(kernel, a, Numel(out.Shape), []exec.Binding{c, x, y, out}, false, false, false, true)
 	return nil
 }

@@ -1,4 +1,4 @@
-package metal
+package launch
 
 // Tensor descriptors: how a kernel finds element i of an operand.
 //
@@ -16,8 +16,8 @@ package metal
 //	b:   shape [2 3] strides [0 1]   (b broadcast along dim 0)
 //
 // Thread 4 decomposes 4 into coordinates (1, 1) and reads a[1*3+1*1] and
-// b[1*0+1*1]. The same decomposition runs in MSL (tensor_offset in
-// kernels/common.metal) and in the Go twins of the tests (off32).
+// b[1*0+1*1]. The same decomposition runs in MSL and CUDA C (tensor_offset
+// in exec/metal/kernels/common.metal, exec/cuda/kernels/common.cuh) and in the Go twins of the tests (off32).
 
 import (
 	"fmt"
@@ -30,15 +30,15 @@ import (
 // MaxRank is the largest rank a tensor descriptor holds.
 const MaxRank = 8
 
-// tensorDesc mirrors the MSL struct Tensor (kernels/common.metal).
-type tensorDesc struct {
+// Tensor mirrors the kernels' struct Tensor (common.metal, common.cuh).
+type Tensor struct {
 	Rank    int32
 	Shape   [MaxRank]int32
 	Strides [MaxRank]int32 // in elements; 0 broadcasts
 }
 
-// numel is the number of elements of the descriptor's logical shape.
-func (t *tensorDesc) numel() int64 {
+// Numel is the number of elements of the descriptor's logical shape.
+func (t *Tensor) Numel() int64 {
 	n := int64(1)
 	for k := int32(0); k < t.Rank; k++ {
 		n *= int64(t.Shape[k])
@@ -81,8 +81,8 @@ func operandOf(b exec.Binding) (operand, error) {
 
 // desc builds a descriptor with the given logical shape and element
 // strides, checking that every offset fits 32-bit arithmetic.
-func desc(value ir.ValueID, shape, strides []int64) (tensorDesc, error) {
-	var t tensorDesc
+func desc(value ir.ValueID, shape, strides []int64) (Tensor, error) {
+	var t Tensor
 	if len(shape) > MaxRank {
 		return t, fmt.Errorf("%w: value %d: rank %d > %d", ErrUnsupported, value, len(shape), MaxRank)
 	}
@@ -109,15 +109,15 @@ func desc(value ir.ValueID, shape, strides []int64) (tensorDesc, error) {
 }
 
 // own is the operand's descriptor over its own shape.
-func (o operand) own() (tensorDesc, error) { return desc(o.b.Value, o.shape, o.strides) }
+func (o operand) own() (Tensor, error) { return desc(o.b.Value, o.shape, o.strides) }
 
 // broadcastTo describes o over the logical shape out by numpy rules: o's
 // dimensions align to the right, and a dimension of size 1 (or a missing
 // one) gets stride 0.
-func (o operand) broadcastTo(out []int64) (tensorDesc, error) {
+func (o operand) broadcastTo(out []int64) (Tensor, error) {
 	r, ro := len(out), len(o.shape)
 	if ro > r {
-		return tensorDesc{}, fmt.Errorf("%w: value %d: rank %d broadcast to rank %d", ErrUnsupported, o.b.Value, ro, r)
+		return Tensor{}, fmt.Errorf("%w: value %d: rank %d broadcast to rank %d", ErrUnsupported, o.b.Value, ro, r)
 	}
 	strides := make([]int64, r)
 	for k := 0; k < ro; k++ {
@@ -127,7 +127,7 @@ func (o operand) broadcastTo(out []int64) (tensorDesc, error) {
 			strides[ko] = o.strides[k]
 		case 1:
 		default:
-			return tensorDesc{}, fmt.Errorf("%w: value %d: shape %v does not broadcast to %v", ErrUnsupported, o.b.Value, o.shape, out)
+			return Tensor{}, fmt.Errorf("%w: value %d: shape %v does not broadcast to %v", ErrUnsupported, o.b.Value, o.shape, out)
 		}
 	}
 	return desc(o.b.Value, out, strides)
@@ -135,7 +135,7 @@ func (o operand) broadcastTo(out []int64) (tensorDesc, error) {
 
 // permuted describes o with its dimensions reordered: logical dimension k
 // is o's dimension perm[k].
-func (o operand) permuted(perm []int) (tensorDesc, error) {
+func (o operand) permuted(perm []int) (Tensor, error) {
 	shape := make([]int64, len(perm))
 	strides := make([]int64, len(perm))
 	for k, p := range perm {
@@ -144,8 +144,8 @@ func (o operand) permuted(perm []int) (tensorDesc, error) {
 	return desc(o.b.Value, shape, strides)
 }
 
-// numel is the number of elements of a shape.
-func numel(shape []int64) int64 {
+// Numel is the number of elements of a shape.
+func Numel(shape []int64) int64 {
 	n := int64(1)
 	for _, d := range shape {
 		n *= d

@@ -1,4 +1,4 @@
-package metal
+package launch
 
 // Launch planning for the row kernels (softmax, layer and RMS norm,
 // reductions) and batch norm. A row kernel sees X as [Rows, Cols] through a
@@ -10,7 +10,7 @@ import (
 )
 
 // rows binds a row kernel: x, scale, bias (x again when absent), out.
-func (p *planState) rows(a rowParams, x, scale, bias, out exec.Binding) {
+func (p *planState) rows(a RowParams, x, scale, bias, out exec.Binding) {
 	p.add("rows_f32", a, int64(a.Rows), []exec.Binding{x, scale, bias, out}, false, false, false, true)
 }
 
@@ -32,12 +32,12 @@ func (p *planState) softmax() error {
 		}
 	}
 	perm = append(perm, axis)
-	a := rowParams{Op: rowSoftmax, Cols: int32(in.Shape[axis])}
+	a := RowParams{Op: RowSoftmax, Cols: int32(in.Shape[axis])}
 	if p.d.Op == "LogSoftmax" {
-		a.Op = rowLogSoftmax
+		a.Op = RowLogSoftmax
 	}
 	if a.Cols > 0 {
-		a.Rows = int32(numel(in.Shape) / in.Shape[axis])
+		a.Rows = int32(Numel(in.Shape) / in.Shape[axis])
 	}
 	if a.X, err = ops[0].permuted(perm); err != nil {
 		return p.errorf(err, "input")
@@ -58,15 +58,15 @@ func (p *planState) norm() error {
 		return err
 	}
 	rank := len(in[0].Shape)
-	a := rowParams{Op: rowLayerNorm, Eps: float32(p.d.Attrs.GetFloat("epsilon", 1e-5))}
+	a := RowParams{Op: RowLayerNorm, Eps: float32(p.d.Attrs.GetFloat("epsilon", 1e-5))}
 	if p.d.Op == "RMSNorm" {
-		a.Op, a.Eps = rowRMSNorm, float32(p.d.Attrs.GetFloat("epsilon", 1e-6))
+		a.Op, a.Eps = RowRMSNorm, float32(p.d.Attrs.GetFloat("epsilon", 1e-6))
 	}
 	axis, ok := normAxis(p.d.Attrs.GetInt("axis", -1), rank)
 	if !ok {
 		return p.errorf(ErrUnsupported, "axis %d of rank %d", p.d.Attrs.GetInt("axis", -1), rank)
 	}
-	a.Rows, a.Cols = int32(numel(in[0].Shape[:axis])), int32(numel(in[0].Shape[axis:]))
+	a.Rows, a.Cols = int32(Numel(in[0].Shape[:axis])), int32(Numel(in[0].Shape[axis:]))
 	if a.X, err = ops[0].own(); err != nil {
 		return p.errorf(err, "input")
 	}
@@ -116,7 +116,7 @@ func (p *planState) reduce() error {
 			perm = append(perm, k)
 		}
 	}
-	a := rowParams{Op: map[string]int32{"ReduceSum": rowReduceSum, "ReduceMean": rowReduceMean, "ReduceMax": rowReduceMax}[p.d.Op]}
+	a := RowParams{Op: map[string]int32{"ReduceSum": RowReduceSum, "ReduceMean": RowReduceMean, "ReduceMax": RowReduceMax}[p.d.Op]}
 	var rows int64 = 1
 	for _, k := range perm[:kept] {
 		rows *= in.Shape[k]
@@ -125,8 +125,8 @@ func (p *planState) reduce() error {
 	for _, k := range perm[kept:] {
 		a.Cols *= int32(in.Shape[k])
 	}
-	if numel(out.Shape) != rows {
-		return p.errorf(ErrUnsupported, "output has %d elements, want %d", numel(out.Shape), rows)
+	if Numel(out.Shape) != rows {
+		return p.errorf(ErrUnsupported, "output has %d elements, want %d", Numel(out.Shape), rows)
 	}
 	if a.X, err = ops[0].permuted(perm); err != nil {
 		return p.errorf(err, "input")
@@ -140,10 +140,10 @@ func (p *planState) reduce() error {
 }
 
 // channelDesc describes a per-channel operand [C] over x's shape.
-func channelDesc(o operand, shape []int64) (tensorDesc, error) {
+func channelDesc(o operand, shape []int64) (Tensor, error) {
 	strides := make([]int64, len(shape))
 	if len(o.shape) != 1 || len(shape) < 2 || o.shape[0] != shape[1] {
-		return tensorDesc{}, ErrUnsupported
+		return Tensor{}, ErrUnsupported
 	}
 	strides[1] = o.strides[0]
 	return desc(o.b.Value, shape, strides)
@@ -156,11 +156,11 @@ func (p *planState) batchnorm() error {
 	if err != nil {
 		return err
 	}
-	a := batchnormParams{N: int32(numel(out.Shape)), Eps: float32(p.d.Attrs.GetFloat("epsilon", 1e-5))}
+	a := BatchNormParams{N: int32(Numel(out.Shape)), Eps: float32(p.d.Attrs.GetFloat("epsilon", 1e-5))}
 	if a.X, err = ops[0].own(); err != nil {
 		return p.errorf(err, "input")
 	}
-	for i, t := range []*tensorDesc{&a.Scale, &a.Bias, &a.Mean, &a.Var} {
+	for i, t := range []*Tensor{&a.Scale, &a.Bias, &a.Mean, &a.Var} {
 		if *t, err = channelDesc(ops[i+1], in[0].Shape); err != nil {
 			return p.errorf(err, "input %d is not per channel", i+1)
 		}
