@@ -188,8 +188,14 @@ func (p *Program) Synchronize(mode Mode) error {
 }
 
 // CompilePlan builds the program of g under a plan made for the schedule
-// order, synchronised in the given mode.
+// order, synchronised in the given mode. A grouped plan (plan.Groups set,
+// as the concurrency and balanced objectives make) is valid only for
+// orders that run its groups one after another: order must visit the
+// plan's groups in nondecreasing order (plan.Order always does).
 func CompilePlan(g *ir.Graph, order []ir.NodeID, plan *planner.Plan, mode Mode) (*Program, error) {
+	if err := checkGroupOrder(order, plan); err != nil {
+		return nil, err
+	}
 	lay, err := LayoutFromPlan(g, plan)
 	if err != nil {
 		return nil, err
@@ -202,4 +208,29 @@ func CompilePlan(g *ir.Graph, order []ir.NodeID, plan *planner.Plan, mode Mode) 
 		return nil, err
 	}
 	return p, nil
+}
+
+// checkGroupOrder reports an order that runs a node of a later group of a
+// grouped plan before a node of an earlier one: its lifespans, measured in
+// groups, would not hold.
+func checkGroupOrder(order []ir.NodeID, plan *planner.Plan) error {
+	if plan == nil || plan.Groups == nil {
+		return nil
+	}
+	group := make(map[ir.NodeID]int64, len(plan.Order))
+	for k, n := range plan.Order {
+		group[n] = plan.GroupOf(k)
+	}
+	prev := int64(-1)
+	for k, n := range order {
+		gr, ok := group[n]
+		if !ok {
+			return fmt.Errorf("exec: order position %d: node %d is not in the plan's order: %w", k, n, ErrProgram)
+		}
+		if gr < prev {
+			return fmt.Errorf("exec: order position %d: node %d of group %d runs after group %d of the grouped plan: %w", k, n, gr, prev, ErrProgram)
+		}
+		prev = gr
+	}
+	return nil
 }

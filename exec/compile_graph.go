@@ -14,7 +14,8 @@ type CompileOptions struct {
 	Mode Mode
 	// Order is the schedule to plan for; nil means g.Schedule().
 	Order []ir.NodeID
-	// Planner configures the memory plan (alignment, strategy, in place).
+	// Planner configures the memory plan (alignment, strategy, in place,
+	// objective).
 	Planner planner.Options
 }
 
@@ -35,5 +36,6 @@ func Compile(ctx context.Context, g *ir.Graph, opts CompileOptions) (*Program, e
 	if err != nil {
 		return nil, err
 	}
-	return CompilePlan(g, order, plan, opts.Mode)
+	// A grouped plan (any objective but memory) sorts the order by group.
+	return CompilePlan(g, plan.Order, plan, opts.Mode)
 }

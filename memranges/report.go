@@ -27,6 +27,13 @@ type Summary struct {
 	// CriticalPath is the number of dispatches on the longest conflict
 	// chain; no order needs fewer than CriticalPath-1 barriers.
 	CriticalPath int `json:"critical_path"`
+	// DataChain is the number of dispatches on the longest chain of data
+	// dependencies (planner.DataChain): the shortest critical path any
+	// plan of the graph can have.
+	DataChain int `json:"data_chain"`
+	// SharingBarriers is CriticalPath - DataChain: the barriers that memory
+	// sharing costs a fully reordered run (0 for a concurrency plan).
+	SharingBarriers int `json:"sharing_barriers"`
 	// BarriersGGML is what the ggml-compatible mode (off-by-one test, whole
 	// root windows) emits for the same plan and the same order.
 	BarriersGGML int  `json:"barriers_ggml"`
@@ -76,18 +83,25 @@ func Analyze(g *ir.Graph, order []ir.NodeID, p *planner.Plan, opts AnalyzeOption
 	if err := Verify(ds, bs); err != nil {
 		return nil, err
 	}
+	chain, err := planner.DataChain(g)
+	if err != nil {
+		return nil, err
+	}
+	cp := CriticalPath(ds)
 	a := &Analysis{
 		Stream:   &Stream{Dispatches: ds, Buffers: st.Buffers},
 		Perm:     perm,
 		Barriers: bs,
 		Summary: Summary{
-			Dispatches:   len(ds),
-			Barriers:     len(bs),
-			Groups:       len(GroupSizes(len(ds), bs)),
-			CriticalPath: CriticalPath(ds),
-			BarriersGGML: len(PlaceBarriers(GGML, gds)),
-			Reordered:    opts.Reorder,
-			Edges:        len(Edges(ds)),
+			Dispatches:      len(ds),
+			Barriers:        len(bs),
+			Groups:          len(GroupSizes(len(ds), bs)),
+			CriticalPath:    cp,
+			DataChain:       chain,
+			SharingBarriers: cp - chain,
+			BarriersGGML:    len(PlaceBarriers(GGML, gds)),
+			Reordered:       opts.Reorder,
+			Edges:           len(Edges(ds)),
 		},
 	}
 	return a, nil
@@ -119,6 +133,8 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "barriers (%s): %d dispatches, %d barriers, %d groups, critical path %d, %d dependency edges\n",
 		order, s.Dispatches, s.Barriers, s.Groups, s.CriticalPath, s.Edges)
+	fmt.Fprintf(&b, "data chain %d: memory sharing costs %d barriers (critical path %d - data chain; a reordered run needs critical path - 1)\n",
+		s.DataChain, s.SharingBarriers, s.CriticalPath)
 	fmt.Fprintf(&b, "ggml-compatible mode: %d barriers (%+d)\n", s.BarriersGGML, s.BarriersGGML-s.Barriers)
 	b.WriteString("group sizes (size:groups):")
 	for _, h := range a.GroupHistogram() {

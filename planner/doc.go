@@ -32,9 +32,21 @@
 // It always returns the best valid placement found, and stops early on
 // ctx.
 //
+// Lifespans are measured in groups (groups.go, Plan.Groups): the
+// dispatches between two barriers of a concurrent encoder. Serial plans
+// have one node per group. Options.Objective picks the grouping
+// (objective.go): "memory" plans the serial order (the least arena);
+// "concurrency" a grouping of minimum depth, the data chain (DataChain),
+// chosen among ASAP, ALAP and slack shifts for the least grouped peak, so
+// that sharing bytes adds no barrier; "balanced" the fewest groups within
+// BalancedFactor of the memory arena. FrontierPlans (frontier.go) gives
+// the plans between the two, splitting the group where the bytes peak.
+//
 // The calls, in order:
 //
 //	p, err := planner.PlanGraph(ctx, g, nil, planner.Options{})   // nil: g.Schedule()
+//	p, err = planner.PlanGraph(ctx, g, nil, planner.Options{Objective: "concurrency"}) // p.Groups set
+//	p, err = planner.PlanGrouped(ctx, g, order, groups, planner.Options{})           // your own grouping
 //	err = p.Verify(g)                                            // every violation, joined
 //	fmt.Println(p.ArenaBytes, p.LowerBoundBytes, p.Slots[v].Offset)
 //

@@ -35,4 +35,9 @@ var (
 	ErrGraph = errors.New("graph cannot be planned")
 	// ErrFixedConflict: two Fixed buffers overlap, so no placement exists.
 	ErrFixedConflict = errors.New("fixed buffers conflict")
+	// ErrGroups: a grouping of the schedule is malformed or puts a
+	// dispatch in the group of one it depends on.
+	ErrGroups = errors.New("invalid grouping")
+	// ErrObjective: Options.Objective names no objective.
+	ErrObjective = errors.New("unknown objective")
 )

@@ -42,9 +42,58 @@ import (
 
 // PlanGraph computes liveness for g under the schedule order (nil means
 // g.Schedule()) and places the buffers with the strategy named in opts.
-// Every value gets a Slot. The graph must validate.
+// opts.Objective picks the grouping the lifespans are measured in (see
+// objective.go): "memory" (the default) plans the serial order, one node
+// per group. Every value gets a Slot. The graph must validate.
 func PlanGraph(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Options) (*Plan, error) {
 	t0 := time.Now()
+	order, err := checkedOrder(g, order)
+	if err != nil {
+		return nil, err
+	}
+	p, err := planObjective(ctx, g, order, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.PlanSeconds = time.Since(t0).Seconds()
+	return p, nil
+}
+
+// PlanGrouped plans g over an explicit grouping: groups[k] is the group of
+// order[k] (order nil means g.Schedule()). The order is stably sorted by
+// group first, and the result must pass CheckGroups. Lifespans are in
+// groups (see Plan.Groups).
+func PlanGrouped(ctx context.Context, g *ir.Graph, order []ir.NodeID, groups []int, opts Options) (*Plan, error) {
+	t0 := time.Now()
+	order, err := checkedOrder(g, order)
+	if err != nil {
+		return nil, err
+	}
+	if len(groups) != len(order) {
+		return nil, fmt.Errorf("planner: %d groups for %d scheduled nodes: %w", len(groups), len(order), ErrGroups)
+	}
+	byNode := make([]int, len(g.Nodes))
+	for k, n := range order {
+		byNode[n] = groups[k]
+	}
+	sorted, grp := sortByGroup(order, byNode)
+	if err := g.CheckSchedule(sorted); err != nil {
+		return nil, fmt.Errorf("planner: graph %q: grouped order: %w", g.Name, errorsJoinWrap(errorsJoinWrap(err, ErrGraph), ErrGroups))
+	}
+	if err := CheckGroups(g, sorted, grp); err != nil {
+		return nil, err
+	}
+	p, err := planWithGroups(ctx, g, sorted, grp, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.PlanSeconds = time.Since(t0).Seconds()
+	return p, nil
+}
+
+// checkedOrder validates g and returns its schedule (order, or
+// g.Schedule() when order is nil).
+func checkedOrder(g *ir.Graph, order []ir.NodeID) ([]ir.NodeID, error) {
 	if g == nil {
 		return nil, fmt.Errorf("planner: nil graph: %w", ErrGraph)
 	}
@@ -60,11 +109,17 @@ func PlanGraph(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Options
 	if err != nil {
 		return nil, fmt.Errorf("planner: graph %q: schedule: %w", g.Name, errorsJoinWrap(err, ErrGraph))
 	}
-	lv, err := computeLiveness(g, order, opts)
+	return order, nil
+}
+
+// planWithGroups computes liveness over a checked order and grouping (nil:
+// serial), places the buffers and fills every slot.
+func planWithGroups(ctx context.Context, g *ir.Graph, order []ir.NodeID, groups []int, opts Options) (*Plan, error) {
+	lv, err := computeLiveness(g, order, groups, opts)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Buffers: lv.bufs, Values: lv.members, Order: slices.Clone(order), Steps: int64(len(order))}
+	p := &Plan{Buffers: lv.bufs, Values: lv.members, Order: slices.Clone(order), Groups: slices.Clone(groups), Steps: lv.steps}
 	if err := p.place(ctx, opts); err != nil {
 		return nil, err
 	}
@@ -81,7 +136,6 @@ func PlanGraph(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Options
 		}
 		p.Slots[v.ID] = s
 	}
-	p.PlanSeconds = time.Since(t0).Seconds()
 	return p, nil
 }
 
@@ -103,13 +157,25 @@ type liveRanges struct {
 	bufOf   []int          // per value ID: its buffer if it is an arena root, else -1
 	root    []ir.ValueID   // per value: its root
 	rootOff []int64        // per value: byte offset inside its root
+	steps   int64          // groups the lifespans are measured in
 }
 
-func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges, error) {
+// computeLiveness measures lifespans in the groups of order (groups nil:
+// one node per group). Within a group, the nodes touching a root at its
+// last group are counted: in place needs the writer to be the only one.
+func computeLiveness(g *ir.Graph, order []ir.NodeID, groups []int, opts Options) (*liveRanges, error) {
 	nv := len(g.Values)
 	steps := int64(len(order))
+	grp := func(k int) int64 { return int64(k) }
+	if groups != nil {
+		grp = func(k int) int64 { return int64(groups[k]) }
+		steps = 0
+		if len(groups) > 0 {
+			steps = int64(groups[len(groups)-1]) + 1
+		}
+	}
 	whole := max(steps, 1)
-	lv := &liveRanges{bufOf: make([]int, nv), root: make([]ir.ValueID, nv), rootOff: make([]int64, nv)}
+	lv := &liveRanges{bufOf: make([]int, nv), root: make([]ir.ValueID, nv), rootOff: make([]int64, nv), steps: steps}
 	size := make([]int64, nv)
 	pinned := make([]bool, nv) // per root: the root or a view of it is pinned
 	output := make([]bool, nv) // per root: the root or a view of it is an output
@@ -133,26 +199,37 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges,
 		return g.Values[r].View == nil && (!g.Values[r].IsExternal() || opts.PlaceInputs)
 	}
 	start := make([]int64, nv)
-	last := make([]int64, nv) // last step that reads the root
+	last := make([]int64, nv)    // last group that touches the root
+	lastBy := make([]int, nv)    // the latest node position touching it at that group
+	lastCount := make([]int, nv) // how many nodes touch it at that group
 	for i := range last {
 		last[i] = -1
+	}
+	touch := func(r ir.ValueID, i int) {
+		switch gi := grp(i); {
+		case gi > last[r]:
+			last[r], lastBy[r], lastCount[r] = gi, i, 1
+		case gi == last[r] && lastBy[r] != i:
+			lastBy[r] = i
+			lastCount[r]++
+		}
 	}
 	for i, id := range order {
 		n := g.Nodes[id]
 		for _, o := range n.Outputs {
 			r := lv.root[o]
 			if o == r {
-				start[r] = int64(i)
+				start[r] = grp(i)
 			}
-			last[r] = max(last[r], int64(i))
+			touch(r, i)
 		}
 		if !g.IsViewNode(n) {
 			for _, v := range n.Inputs {
-				last[lv.root[v]] = max(last[lv.root[v]], int64(i))
+				touch(lv.root[v], i)
 			}
 		}
 		for _, v := range n.KeepAlive {
-			last[lv.root[v]] = max(last[lv.root[v]], int64(i))
+			touch(lv.root[v], i)
 		}
 	}
 	end := func(r ir.ValueID) int64 {
@@ -192,7 +269,7 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, opts Options) (*liveRanges,
 			switch {
 			case ov.View != nil || ov.IsExternal() || pinned[o] || !inArena(o):
 			case !inArena(r) || pinned[r] || output[r] || g.Values[r].IsExternal():
-			case last[r] != int64(i) || lv.rootOff[in] != 0 || size[r] != size[o] || size[o] == 0:
+			case last[r] != grp(i) || lastCount[r] != 1 || lv.rootOff[in] != 0 || size[r] != size[o] || size[o] == 0:
 			case iv.View != nil && !iv.View.IsContiguous(iv.Shape, iv.DType.Size()):
 			case !sameBytes(iv, size[r]):
 			case readsRootElsewhere(n, info.InPlace, lv.root):

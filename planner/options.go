@@ -26,6 +26,24 @@ type Options struct {
 	TimeBudget time.Duration
 	// Progress receives progress lines from long searches; nil is silent.
 	Progress io.Writer
+	// Objective says what PlanGraph trades (objective.go): "memory" (""),
+	// the serial schedule and the least arena; "concurrency", a grouping of
+	// minimum depth (critical path = data chain) with the least peak among
+	// those tried; "balanced", the fewest groups whose arena is within
+	// BalancedFactor of the memory plan's.
+	Objective string
+}
+
+// Objective names accepted in Options.Objective.
+const (
+	ObjectiveMemory      = "memory"
+	ObjectiveConcurrency = "concurrency"
+	ObjectiveBalanced    = "balanced"
+)
+
+// Objectives returns the objective names, in the order reports list them.
+func Objectives() []string {
+	return []string{ObjectiveMemory, ObjectiveConcurrency, ObjectiveBalanced}
 }
 
 func (o Options) align() int64 {

@@ -12,7 +12,8 @@ import (
 // and for graph plans the slot of every value.
 type Plan struct {
 	// Buffers are the blocks placed in the arena (for graph plans, one per
-	// root value or in-place chain; Start/End in schedule steps).
+	// root value or in-place chain; Start/End in groups, which are schedule
+	// steps when Groups is nil).
 	Buffers []Buffer
 	// Offsets is index-aligned with Buffers.
 	Offsets []int64
@@ -35,9 +36,42 @@ type Plan struct {
 	// Values lists, per buffer, the root values it holds in order: more than
 	// one when outputs were computed in place over their inputs.
 	Values [][]ir.ValueID
-	// Order is the schedule the lifespans refer to; Steps is its length.
+	// Order is the schedule the lifespans refer to.
 	Order []ir.NodeID
+	// Groups, index-aligned with Order, gives each scheduled node's group:
+	// the dispatches between two barriers of a concurrent encoder. It is
+	// nondecreasing from 0 in steps of at most 1, and no dispatch depends
+	// (directly or through pure view nodes) on a dispatch of its own group
+	// (CheckGroups). nil means the serial plan: node k of Order is group k.
+	//
+	// Lifespans (Buffer.Start/End) and Steps are measured in groups. A
+	// buffer lives from the group of the node that produces its first value
+	// to one past the last group of a node that reads, writes or keeps one
+	// of its values (a pure view node touches its root in its own group);
+	// so two values share bytes only when every node touching one is in an
+	// earlier group than every node touching the other, and each hazard
+	// that sharing creates runs from an earlier group to a later one. In
+	// place within a grouping: a node may write its output into an input's
+	// buffer only when every other node touching that input is in an
+	// earlier group (and the serial rules hold: see liveness.go).
+	Groups []int
+	// Steps is the number of groups: len(Order) for a serial plan.
 	Steps int64
+	// Objective is the objective that chose the grouping ("memory",
+	// "concurrency" or "balanced"; "" for PlanGrouped and DSA plans).
+	Objective string
+}
+
+// GroupOf returns the group of position k of Order (k itself for a serial
+// plan), or -1 when k is outside Groups.
+func (p *Plan) GroupOf(k int) int64 {
+	if p.Groups == nil {
+		return int64(k)
+	}
+	if k < 0 || k >= len(p.Groups) {
+		return -1
+	}
+	return int64(p.Groups[k])
 }
 
 // Slot says where one value lives.

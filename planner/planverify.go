@@ -19,7 +19,8 @@ import (
 //   - a pinned value whose buffer holds another root or whose bytes any
 //     other buffer uses at any step;
 //   - a buffer not live at a step whose dispatch reads, writes or keeps one
-//     of its values, or an output's buffer that dies before the end.
+//     of its values, or an output's buffer that dies before the end (steps
+//     are groups when p.Groups is set, which must pass CheckGroups).
 //
 // The checks are pairwise and per step, deliberately independent of the
 // liveness and placement code. g may be nil for DSA plans.
@@ -37,6 +38,11 @@ func (p *Plan) Verify(g *ir.Graph) error {
 		}
 	}
 	if g != nil {
+		if p.Groups != nil {
+			if err := CheckGroups(g, p.Order, p.Groups); err != nil {
+				errs = append(errs, err)
+			}
+		}
 		errs = append(errs, p.verifySlots(g)...)
 	}
 	return joinErrors(errs)
@@ -110,8 +116,8 @@ func (p *Plan) verifySlots(g *ir.Graph) []error {
 				continue
 			}
 			b := p.Buffers[s.Buffer]
-			if int64(step) < b.Start || int64(step) >= b.End {
-				errs = append(errs, fmt.Errorf("planner: step %d (node %d %q) uses value %d %q but its buffer %d lives [%d, %d): %w", step, id, n.Name, v, g.Values[v].Name, s.Buffer, b.Start, b.End, ErrLiveness))
+			if t := p.GroupOf(step); t < b.Start || t >= b.End {
+				errs = append(errs, fmt.Errorf("planner: step %d (node %d %q, group %d) uses value %d %q but its buffer %d lives [%d, %d): %w", step, id, n.Name, t, v, g.Values[v].Name, s.Buffer, b.Start, b.End, ErrLiveness))
 			}
 		}
 	}

@@ -143,6 +143,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	format := fs.String("format", "text", "output format: "+strings.Join(sortedKeys(outputFormats), "|"))
 	align := fs.Int64("align", planner.DefaultAlign, "buffer alignment in bytes (for .csv input only applied when given, to buffers without an alignment column)")
 	strategy := fs.String("strategy", "portfolio", "placement strategy: "+strings.Join(planner.PlacerNames(), "|"))
+	objective := fs.String("objective", planner.ObjectiveMemory, "what the plan trades: "+strings.Join(planner.Objectives(), "|")+" (memory: least arena; concurrency: critical path = data chain)")
 	outPath := fs.String("o", "", "write the report to `FILE` instead of stdout")
 	exts := append([]extension(nil), extensions...)
 	sort.SliceStable(exts, func(i, j int) bool { return exts[i].Name < exts[j].Name })
@@ -182,7 +183,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.Visit(func(f *flag.Flag) { alignSet = alignSet || f.Name == "align" })
 
 	s := &session{Args: fs.Args(), Format: *format, Stdout: stdout, Stderr: stderr, Out: stdout, Ctx: context.Background(), FlagSet: fs}
-	s.Opts = planner.Options{Align: *align, Strategy: *strategy}
+	s.Opts = planner.Options{Align: *align, Strategy: *strategy, Objective: *objective}
 	in, err := load(fs.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "planreport: %v\n", err)

@@ -1,0 +1,221 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/memplan/memplan/internal/irtest"
+	"github.com/memplan/memplan/ir"
+)
+
+// diamond is the example of groups.go: b has slack [0, 1].
+const diamond = `
+x = input f32[4,8]
+a = Exp x
+b = Exp x
+c = Exp a
+d = Add c b
+output d
+`
+
+func nodeIDs(g *ir.Graph, names ...string) []ir.NodeID {
+	var out []ir.NodeID
+	for _, nm := range names {
+		for _, n := range g.Nodes {
+			if len(n.Outputs) > 0 && g.Values[n.Outputs[0]].Name == nm {
+				out = append(out, n.ID)
+			}
+		}
+	}
+	return out
+}
+
+func TestASAPALAPAndDataChain(t *testing.T) {
+	g, _ := irtest.MustBuild(t, diamond)
+	order, err := g.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dg, err := newDepGraph(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asap, depth := dg.asap(order)
+	alap := dg.alap(order, depth)
+	ids := nodeIDs(g, "a", "b", "c", "d")
+	var gotASAP, gotALAP []int
+	for _, n := range ids {
+		gotASAP, gotALAP = append(gotASAP, asap[n]), append(gotALAP, alap[n])
+	}
+	if depth != 3 || !slices.Equal(gotASAP, []int{0, 0, 1, 2}) || !slices.Equal(gotALAP, []int{0, 1, 1, 2}) {
+		t.Errorf("depth %d, ASAP %v, ALAP %v; want 3, [0 0 1 2], [0 1 1 2]", depth, gotASAP, gotALAP)
+	}
+	if dc, err := DataChain(g); err != nil || dc != 3 {
+		t.Errorf("DataChain = %d, %v; want 3", dc, err)
+	}
+}
+
+// TestViewsContractInDataChain: a pure view node is no dispatch, and a
+// dispatch reading through it still depends on the view's producer.
+func TestViewsContractInDataChain(t *testing.T) {
+	g, _ := irtest.MustBuild(t, `
+x = input f32[4,8]
+h = Exp x
+r = Reshape h shape=[32]
+s = Reshape r shape=[4,8]
+y = Exp s
+output y
+`)
+	if dc, err := DataChain(g); err != nil || dc != 2 {
+		t.Errorf("DataChain = %d, %v; want 2 (Exp, Exp; the reshapes launch nothing)", dc, err)
+	}
+	p, err := PlanGraph(context.Background(), g, nil, Options{Objective: ObjectiveConcurrency})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Steps != 2 {
+		t.Errorf("concurrency plan has %d groups, want 2", p.Steps)
+	}
+	if err := p.Verify(g); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCheckGroupsFailsOnCorruptGroupings(t *testing.T) {
+	g, _ := irtest.MustBuild(t, diamond)
+	order, _ := g.Schedule()
+	pos := map[ir.NodeID]int{}
+	for k, n := range order {
+		pos[n] = k
+	}
+	ids := nodeIDs(g, "a", "b", "c", "d")
+	at := func(gs map[string]int) []int {
+		out := make([]int, len(order))
+		for i, nm := range []string{"a", "b", "c", "d"} {
+			out[pos[ids[i]]] = gs[nm]
+		}
+		return out
+	}
+	sortedGroups := func(gs map[string]int) ([]ir.NodeID, []int) {
+		byNode := make([]int, len(g.Nodes))
+		for i, nm := range []string{"a", "b", "c", "d"} {
+			byNode[ids[i]] = gs[nm]
+		}
+		return sortByGroup(order, byNode)
+	}
+	o, gr := sortedGroups(map[string]int{"a": 0, "b": 0, "c": 1, "d": 2})
+	if err := CheckGroups(g, o, gr); err != nil {
+		t.Errorf("ASAP grouping rejected: %v", err)
+	}
+	for name, bad := range map[string]map[string]int{
+		"dependent in one group": {"a": 0, "b": 0, "c": 0, "d": 1},
+		"skips a group":          {"a": 0, "b": 0, "c": 2, "d": 3},
+	} {
+		o, gr := sortedGroups(bad)
+		if err := CheckGroups(g, o, gr); !errors.Is(err, ErrGroups) {
+			t.Errorf("%s: CheckGroups = %v, want ErrGroups", name, err)
+		}
+		if _, err := PlanGrouped(context.Background(), g, order, at(bad), Options{}); !errors.Is(err, ErrGroups) {
+			t.Errorf("%s: PlanGrouped = %v, want ErrGroups", name, err)
+		}
+	}
+	if err := CheckGroups(g, o, gr[1:]); !errors.Is(err, ErrGroups) {
+		t.Errorf("short groups: %v, want ErrGroups", err)
+	}
+	// Verify fails on a plan whose grouping was corrupted after planning.
+	p, err := PlanGrouped(context.Background(), g, order, at(map[string]int{"a": 0, "b": 0, "c": 1, "d": 2}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Verify(g); err != nil {
+		t.Fatalf("grouped plan does not verify: %v", err)
+	}
+	p.Groups = make([]int, len(p.Groups)) // everything in group 0
+	if err := p.Verify(g); !errors.Is(err, ErrGroups) {
+		t.Errorf("Verify of a corrupted grouping = %v, want ErrGroups", err)
+	}
+}
+
+// TestGroupedLifespans: lifespans are in groups, and in place needs every
+// other reader of the input in an earlier group.
+func TestGroupedLifespans(t *testing.T) {
+	src := `
+x = input f32[4,8]
+h = Exp x
+a = Relu h
+c = Exp h
+y = Add a c
+output y
+`
+	g, _ := irtest.MustBuild(t, src)
+	order, _ := g.Schedule()
+	ids := nodeIDs(g, "h", "a", "c", "y")
+	group := func(gs ...int) []int {
+		out := make([]int, len(order))
+		for k, n := range order {
+			out[k] = gs[slices.Index(ids, n)]
+		}
+		return out
+	}
+	name := func(p *Plan, v string) Buffer {
+		for b, vs := range p.Values {
+			for _, m := range vs {
+				if g.Values[m].Name == v {
+					return p.Buffers[b]
+				}
+			}
+		}
+		t.Fatalf("no buffer holds %s", v)
+		return Buffer{}
+	}
+	// a and c in one group: a may not write over h, which c reads.
+	p, err := PlanGrouped(context.Background(), g, order, group(0, 1, 1, 2), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, a := name(p, "h"), name(p, "a"); h.ID == a.ID || h.Start != 0 || h.End != 2 || a.Start != 1 || a.End != 3 {
+		t.Errorf("a and c together: h %+v, a %+v; want separate buffers h [0,2), a [1,3)", h, a)
+	}
+	if err := p.Verify(g); err != nil {
+		t.Error(err)
+	}
+	// c one group before a: a writes over h in place.
+	p, err = PlanGrouped(context.Background(), g, order, group(0, 2, 1, 3), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, a := name(p, "h"), name(p, "a"); h.ID != a.ID || h.Start != 0 || h.End != 4 {
+		t.Errorf("c before a: h %+v, a %+v; want one buffer [0,4)", h, a)
+	}
+	if p.Steps != 4 {
+		t.Errorf("Steps = %d, want 4 groups", p.Steps)
+	}
+}
+
+func TestObjectives(t *testing.T) {
+	g, _ := irtest.MustBuild(t, diamond)
+	for _, obj := range append(Objectives(), "") {
+		p, err := PlanGraph(context.Background(), g, nil, Options{Objective: obj})
+		if err != nil {
+			t.Fatalf("%q: %v", obj, err)
+		}
+		if err := p.Verify(g); err != nil {
+			t.Errorf("%q: %v", obj, err)
+		}
+		if p.LowerBoundBytes > p.ArenaBytes {
+			t.Errorf("%q: lower bound %d > arena %d", obj, p.LowerBoundBytes, p.ArenaBytes)
+		}
+	}
+	if _, err := PlanGraph(context.Background(), g, nil, Options{Objective: "speed"}); !errors.Is(err, ErrObjective) {
+		t.Errorf("unknown objective: %v, want ErrObjective", err)
+	}
+	p, err := PlanGraph(context.Background(), g, nil, Options{Objective: ObjectiveConcurrency})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Steps != 3 || p.Groups == nil {
+		t.Errorf("concurrency plan: %d groups (%v), want 3", p.Steps, p.Groups)
+	}
+}
