@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -14,8 +12,19 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/profile"
 )
+
+// -run executes the planned graph on the CPU backend. Its inputs are random
+// (-seed), or read from -input-dir (ONNX test data, runinputs.go); either
+// way the run is the same: a reference run of the unplanned graph, then for
+// each mode of -mode one warm-up and -runs timed runs, each checked bit for
+// bit against the reference; the report is the mode table (best and median
+// wall time), one row per output (checksum, sum, and with reference files
+// the errors against them, runcompare.go), and with -timings, -profile or
+// -trace the profile tables and files (profile.go). -output-dir writes the
+// outputs as ONNX test data.
 
 // runProfiler, when an extension sets it in BeforePlan, receives the
 // timings of every timed run of -run (each mode's runs in turn).
@@ -25,20 +34,52 @@ var runProfiler *profile.Profiler
 // profiler above), for extensions that write profiles or tables.
 var afterRun []func(s *session) error
 
+// runConfig is this run's -run flags.
+type runConfig struct {
+	mode          string
+	seed          uint64
+	runs, workers int
+	inDir, outDir string
+}
+
 func init() {
 	register(extension{Name: "run", Flags: func(fs *flag.FlagSet) hooks {
-		on := fs.Bool("run", false, "execute the graph on the CPU backend with random inputs and print output checksums and wall time per mode")
-		mode := fs.String("mode", "all", "with -run: serial|inferred|reordered|all")
-		seed := fs.Uint64("seed", 1, "with -run: seed of the random inputs")
-		runs := fs.Int("runs", 5, "with -run: timed runs per mode (after one warm-up)")
-		workers := fs.Int("workers", 0, "with -run: CPU worker goroutines (0: GOMAXPROCS)")
-		return hooks{AfterPlan: func(s *session) error {
-			if !*on {
-				return nil
-			}
-			s.SkipReport = true
-			return runGraph(s, *mode, *seed, *runs, *workers)
-		}}
+		on := fs.Bool("run", false, "execute the graph on the CPU backend: a reference run, then per mode one warm-up and -runs timed runs checked bit for bit against it; prints the timings and each output's checksum (with -input-dir reference files, its errors against them)")
+		var c runConfig
+		fs.StringVar(&c.mode, "mode", "all", "with -run: serial|inferred|reordered|all")
+		fs.Uint64Var(&c.seed, "seed", 1, "with -run: seed of the random inputs, and of the weights a graph-only model lacks (reported on stderr)")
+		fs.IntVar(&c.runs, "runs", 5, "with -run: timed runs per mode (after one warm-up)")
+		fs.IntVar(&c.workers, "workers", 0, "with -run: CPU worker goroutines (0: GOMAXPROCS)")
+		fs.StringVar(&c.inDir, "input-dir", "", "with -run: read the inputs from `DIR`/input_N.pb (ONNX TensorProto) instead of random ones, and compare the outputs with DIR/output_N.pb when present")
+		fs.StringVar(&c.outDir, "output-dir", "", "with -run: write the outputs to `DIR`/output_N.pb")
+		return hooks{
+			BeforePlan: func(s *session) error {
+				if !*on {
+					if c.inDir != "" || c.outDir != "" {
+						return fmt.Errorf("-input-dir and -output-dir need -run")
+					}
+					return nil
+				}
+				if s.Input.Graph == nil {
+					return fmt.Errorf("-run needs a graph, not a DSA instance")
+				}
+				if c.outDir != "" && c.inDir == "" {
+					return fmt.Errorf("-output-dir needs -input-dir (random inputs are not written)")
+				}
+				if c.runs < 1 {
+					return fmt.Errorf("-runs %d: want at least 1", c.runs)
+				}
+				_, err := parseModes(c.mode)
+				return err
+			},
+			AfterPlan: func(s *session) error {
+				if !*on {
+					return nil
+				}
+				s.SkipReport = true
+				return runGraph(s, c)
+			},
+		}
 	}})
 }
 
@@ -49,47 +90,55 @@ type modeRow struct {
 	best, median                time.Duration
 }
 
-func runGraph(s *session, modeFlag string, seed uint64, runs, workers int) error {
+func runGraph(s *session, c runConfig) error {
 	g := s.Input.Graph
-	if g == nil {
-		return fmt.Errorf("-run needs a graph, not a DSA instance")
+	// A graph with opaque ops cannot run: name every one, with its count.
+	if err := onnx.CheckRunnable(g); err != nil {
+		return err
 	}
-	if runs < 1 {
-		return fmt.Errorf("-runs %d: want at least 1", runs)
-	}
-	modes, err := parseModes(modeFlag)
+	modes, err := parseModes(c.mode)
 	if err != nil {
 		return err
 	}
 	order := s.Plan.Order
 	if order == nil {
-		var err error
 		if order, err = g.Schedule(); err != nil {
 			return err
 		}
 	}
-	in, err := exec.RandomInputs(g, seed)
+	src, err := runInputs(g, c)
 	if err != nil {
 		return err
 	}
-	be := cpu.New(cpu.Options{Workers: workers})
+	if src.randomWeights > 0 {
+		fmt.Fprintf(s.Stderr, "planreport: -run: %d weights or constants carry no data and hold random values (seed %d): the outputs are not comparable to any reference\n", src.randomWeights, c.seed)
+	}
+	be := cpu.New(cpu.Options{Workers: c.workers})
 	ref, err := exec.Reference(g)
 	if err != nil {
 		return err
 	}
-	want, err := exec.RunOnce(s.Ctx, be, ref, in, exec.RunOptions{})
+	want, err := exec.RunOnce(s.Ctx, be, ref, src.inputs, exec.RunOptions{})
 	if err != nil {
 		return fmt.Errorf("reference run: %w", err)
 	}
 	var rows []modeRow
 	for _, m := range modes {
-		row, err := runMode(s, g, order, m, be, in, runs, want)
+		row, err := runMode(s, g, order, m, be, src.inputs, c.runs, want)
 		if err != nil {
 			return err
 		}
 		rows = append(rows, row)
 	}
-	writeRunReport(s.Out, g, be, seed, rows, want)
+	if err := writeRunReport(s.Out, g, be, src, rows, want); err != nil {
+		return err
+	}
+	if c.outDir != "" {
+		if err := onnx.WriteOutputs(g, want.Outputs, c.outDir); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Out, "# wrote %d outputs to %s\n", len(want.Outputs), c.outDir)
+	}
 	for _, f := range afterRun {
 		if err := f(s); err != nil {
 			return err
@@ -128,22 +177,41 @@ func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Ba
 	return modeRow{mode: m, dispatches: len(p.Dispatches), barriers: len(p.Barriers), group: len(p.Groups()), best: walls[0], median: walls[len(walls)/2]}, nil
 }
 
-func writeRunReport(w io.Writer, g *ir.Graph, be *cpu.Backend, seed uint64, rows []modeRow, want *exec.Result) {
-	fmt.Fprintf(w, "# run graph=%s backend=cpu workers=%d seed=%d\n", g.Name, be.Workers(), seed)
+// writeRunReport prints the header, the mode table and the output table;
+// with reference files (-input-dir) each output row carries its errors.
+func writeRunReport(w io.Writer, g *ir.Graph, be *cpu.Backend, src *runSource, rows []modeRow, want *exec.Result) error {
+	fmt.Fprintf(w, "# run graph=%s backend=cpu workers=%d %s\n", g.Name, be.Workers(), src.describe)
+	if src.randomWeights > 0 {
+		fmt.Fprintf(w, "# note: %d weights or constants without data hold random values: the outputs are not comparable to any reference\n", src.randomWeights)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "mode\tdispatches\tbarriers\tgroups\tbest_ms\tmedian_ms")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%v\t%d\t%d\t%d\t%.3f\t%.3f\n", r.mode, r.dispatches, r.barriers, r.group, ms(r.best), ms(r.median))
 	}
-	tw.Flush()
-	fmt.Fprintln(w, "# outputs (bit-identical in every mode and to the reference run)")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if src.ref != nil {
+		fmt.Fprintf(w, "# outputs (bit-identical in every mode and to the reference run; errors against %s/output_N.pb, max_rel_err = max |got-want|/|want|)\n", src.dir)
+	} else {
+		fmt.Fprintln(w, "# outputs (bit-identical in every mode and to the reference run)")
+	}
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "id\tname\ttype\tfnv64\tsum")
+	head := "id\tname\ttype\tfnv64\tsum"
+	if src.ref != nil {
+		head += "\tmax_abs_err\tat\tgot\twant\tmax_rel_err\tat"
+	}
+	fmt.Fprintln(tw, head)
 	for _, id := range g.ValuesWith(ir.FlagOutput) {
 		v := g.Values[id]
-		fmt.Fprintf(tw, "%d\t%s\t%v\t%016x\t%s\n", id, v.Name, v.Type(), exec.Checksum(want.Outputs[id]), sum(v.DType, want.Outputs[id]))
+		fmt.Fprintf(tw, "%d\t%s\t%v\t%016x\t%s", id, v.Name, v.Type(), exec.Checksum(want.Outputs[id]), sum(v.DType, want.Outputs[id]))
+		if src.ref != nil {
+			fmt.Fprint(tw, "\t"+compareOutput(v, want.Outputs[id], src.ref[id]).columns())
+		}
+		fmt.Fprintln(tw)
 	}
-	tw.Flush()
+	return tw.Flush()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
@@ -152,23 +220,12 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 func sum(dt ir.DType, b []byte) string {
 	var s float64
 	n := int64(len(b)) / max(dt.Size(), 1)
-	for i := int64(0); i < n; i++ {
-		switch dt {
-		case ir.F32:
-			s += float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
-		case ir.F64:
-			s += math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-		case ir.I64:
-			s += float64(int64(binary.LittleEndian.Uint64(b[8*i:])))
-		case ir.I32:
-			s += float64(int32(binary.LittleEndian.Uint32(b[4*i:])))
-		case ir.Bool, ir.U8:
-			s += float64(b[i])
-		case ir.I8:
-			s += float64(int8(b[i]))
-		default:
+	for i := range n {
+		x, ok := element(dt, b, i)
+		if !ok {
 			return "-"
 		}
+		s += x
 	}
 	return fmt.Sprintf("%.6g", s)
 }
