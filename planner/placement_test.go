@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/memplan/memplan/internal/longtest"
+	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -331,7 +334,7 @@ func TestPlacementHonoursCancellation(t *testing.T) {
 }
 
 // TestVerifyPlacementCapsList: with every offset 0, 2,000 buffers alive at
-// once make 1,999,000 overlapping pairs; the first maxOverlapErrors are
+// once all overlap; the first maxOverlapErrors conflicting buffers are
 // listed and the rest counted in one last error, which still wraps
 // ErrOverlap.
 func TestVerifyPlacementCapsList(t *testing.T) {
@@ -352,30 +355,88 @@ func TestVerifyPlacementCapsList(t *testing.T) {
 	if len(list) != maxOverlapErrors+1 {
 		t.Fatalf("%d errors listed, want %d plus the count", len(list), maxOverlapErrors)
 	}
-	wantMore := fmt.Sprintf("%d more overlapping pairs", n*(n-1)/2-maxOverlapErrors)
+	wantMore := fmt.Sprintf("%d more buffers overlap", n-1-maxOverlapErrors)
 	if last := list[len(list)-1].Error(); !strings.Contains(last, wantMore) {
 		t.Fatalf("last error %q, want it to say %q", last, wantMore)
 	}
 }
 
-// TestVerifyFastPathAgrees: the offset-sorted sweep (anyOverlap) finds an
-// overlap exactly when the all-pairs sweep (listOverlaps) lists one, on
-// random placements that are often but not always valid.
-func TestVerifyFastPathAgrees(t *testing.T) {
+// TestSweepAgreesWithPairs: the sweep reports a conflict exactly when the
+// all-pairs oracle finds an overlapping pair, every pair it reports
+// overlaps; on random placements that are often but not always valid,
+// some near the top of int64.
+func TestSweepAgreesWithPairs(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 30).Draw(t, "n")
-		bufs := make([]Buffer, n)
-		off := make([]int64, n)
-		for i := range bufs {
+		high := rapid.Bool().Draw(t, "high")
+		spans := make([]span, n)
+		for i := range spans {
 			s := rapid.Int64Range(0, 12).Draw(t, "start")
-			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 6).Draw(t, "life"),
-				Size: rapid.Int64Range(0, 8).Draw(t, "size")}
-			off[i] = rapid.Int64Range(-4, 40).Draw(t, "off")
+			spans[i] = span{Start: s, End: s + rapid.Int64Range(1, 6).Draw(t, "life"),
+				Size: rapid.Int64Range(0, 8).Draw(t, "size"), Lo: rapid.Int64Range(-4, 40).Draw(t, "off")}
+			if high {
+				spans[i].Lo = math.MaxInt64 - rapid.Int64Range(0, 40).Draw(t, "below")
+			}
 		}
-		fast := anyOverlap(bufs, off)
-		slow := len(listOverlaps(bufs, off, 1)) > 0
-		if fast != slow {
-			t.Fatalf("anyOverlap %v, listOverlaps %v", fast, slow)
+		// Oracle: plain interval arithmetic in big integers.
+		overlap := func(a, b span) bool {
+			if a.Size <= 0 || b.Size <= 0 || a.Start >= b.End || b.Start >= a.End {
+				return false
+			}
+			ae := new(big.Int).Add(big.NewInt(a.Lo), big.NewInt(a.Size))
+			be := new(big.Int).Add(big.NewInt(b.Lo), big.NewInt(b.Size))
+			return big.NewInt(a.Lo).Cmp(be) < 0 && big.NewInt(b.Lo).Cmp(ae) < 0
+		}
+		any := false
+		for i := range spans {
+			for j := i + 1; j < n; j++ {
+				any = any || overlap(spans[i], spans[j])
+			}
+		}
+		pairs, more := sweepConflicts(spans, n)
+		if more != 0 || (len(pairs) > 0) != any {
+			t.Fatalf("sweep found %d pairs (+%d), oracle overlap %v", len(pairs), more, any)
+		}
+		for _, c := range pairs {
+			if !overlap(spans[c.Earlier], spans[c.Later]) {
+				t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
+			}
 		}
 	})
+}
+
+// TestVerifyPlacementNearMaxInt64: two buffers placed at the same offset
+// just below 2^63 overlap; a saturating sum would let them pass. A buffer
+// whose end passes int64 is an error of its own.
+func TestVerifyPlacementNearMaxInt64(t *testing.T) {
+	const top = math.MaxInt64
+	bufs := []Buffer{{ID: 1, Start: 0, End: 10, Size: 8}, {ID: 2, Start: 0, End: 10, Size: 8}, {ID: 3, Start: 0, End: 10, Size: 8}}
+	err := VerifyPlacement(bufs, []int64{0, top, top})
+	if !errors.Is(err, ErrOverlap) || !errors.Is(err, ErrOutsideArena) {
+		t.Fatalf("got %v, want an overlap and an end past int64", err)
+	}
+	if err := VerifyPlacement(bufs[:2], []int64{0, top - 8}); err != nil {
+		t.Fatalf("a buffer ending exactly at 2^63-1 is valid: %v", err)
+	}
+}
+
+// TestVerifyPlacementManyLive: 300k buffers live at once (one lifespan),
+// placed end to end, verify; moving one onto another is caught. The live
+// list used to be a slice with deletes from the middle: 43 s.
+func TestVerifyPlacementManyLive(t *testing.T) {
+	longtest.Skip(t)
+	const n = 300000
+	bufs := make([]Buffer, n)
+	off := make([]int64, n)
+	for i := range bufs {
+		bufs[i] = Buffer{ID: int64(i), Start: 0, End: 1, Size: 64, Align: 64}
+		off[i] = int64(n-1-i) * 64
+	}
+	if err := VerifyPlacement(bufs, off); err != nil {
+		t.Fatal(err)
+	}
+	off[n/2] = off[n/3]
+	if err := VerifyPlacement(bufs, off); !errors.Is(err, ErrOverlap) {
+		t.Fatalf("moved buffer: %v", err)
+	}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/memplan/memplan/ir"
@@ -154,6 +155,11 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 			return fmt.Errorf("planner: strategy %q returned %d offsets for %d buffers: %w", p.Strategy, len(off), len(p.Buffers), ErrLength)
 		}
 		p.Offsets = off
+	}
+	for i, b := range p.Buffers {
+		if off := p.Offsets[i]; b.Size > 0 && off >= 0 && off > math.MaxInt64-b.Size {
+			return fmt.Errorf("planner: buffer %d (id %d): %d bytes at offset %d end past the largest int64 (alignment %d): %w", i, b.ID, b.Size, off, b.Align, ErrOutsideArena)
+		}
 	}
 	p.ArenaBytes = ArenaSize(p.Buffers, p.Offsets)
 	p.LowerBoundBytes = LowerBound(p.Buffers)

@@ -179,6 +179,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "planreport: -align %d is not a positive power of two\n", *align)
 		return 2
 	}
+	if *align > ir.MaxBytes {
+		fmt.Fprintf(stderr, "planreport: -align %d is larger than the largest buffer (ir.MaxBytes, %d bytes)\n", *align, ir.MaxBytes)
+		return 2
+	}
 	alignSet := false
 	fs.Visit(func(f *flag.Flag) { alignSet = alignSet || f.Name == "align" })
 
