@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx"
+	"github.com/memplan/memplan/planner"
+)
+
+// benchGPURecords runs bench-gpu and decodes its JSON lines.
+func benchGPURecords(t *testing.T, args ...string) ([]benchRecord, int, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"bench-gpu"}, args...), &out, &errb)
+	var recs []benchRecord
+	dec := json.NewDecoder(&out)
+	for dec.More() {
+		var r benchRecord
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("record %d: %v", len(recs), err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, code, errb.String()
+}
+
+// TestBenchGPUOnCPU measures a zoo model in every CPU variant: one record
+// each, with consistent byte counts, ordered quantiles and outputs that
+// agree across variants.
+func TestBenchGPUOnCPU(t *testing.T) {
+	recs, code, stderr := benchGPURecords(t, "-runs", "2", "-warmup", "1", "-root", zooDir, "-run-id", "7", zooDir+"/gpt2_tiny.onnx")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	var variants []string
+	for _, r := range recs {
+		variants = append(variants, r.Variant)
+		if r.Kind != "memplan" || r.Model != "gpt2_tiny" || r.Run != 7 || r.Objective != "memory" || r.Runs != 2 {
+			t.Errorf("record %+v", r)
+		}
+		if r.ArenaBytes <= 0 || r.ArenaBytes < r.LowerBoundBytes || r.DeviceBytes != r.ArenaBytes+r.ExternalBytes {
+			t.Errorf("%s: arena %d, lower bound %d, device %d, external %d", r.Variant, r.ArenaBytes, r.LowerBoundBytes, r.DeviceBytes, r.ExternalBytes)
+		}
+		if r.Groups != r.Barriers+1 || r.Dispatches < r.Groups {
+			t.Errorf("%s: %d dispatches, %d barriers, %d groups", r.Variant, r.Dispatches, r.Barriers, r.Groups)
+		}
+		if q := r.TimeMs; q == nil || q.Min > q.P10 || q.P10 > q.Median || q.Median > q.P90 || q.Min <= 0 {
+			t.Errorf("%s: time quantiles %+v", r.Variant, q)
+		}
+		if r.Match == nil || !*r.Match || r.Checksum == "" {
+			t.Errorf("%s: outputs match %v, checksum %q", r.Variant, r.Match, r.Checksum)
+		}
+		if len(r.Kinds) == 0 || len(r.Top) == 0 || len(r.Top) > 5 {
+			t.Errorf("%s: %d kind rows, %d top rows (the CPU backend times dispatches)", r.Variant, len(r.Kinds), len(r.Top))
+		}
+	}
+	if strings.Join(variants, ",") != "serial,inferred,reordered" {
+		t.Errorf("variants %v", variants)
+	}
+}
+
+func TestBenchGPUModelIDs(t *testing.T) {
+	cases := []struct{ arg, id, dims string }{
+		{"testdata/models/googlenet.onnx", "googlenet", ""},
+		{"testdata/models/large/googlenet.onnx@batch=8", "large/googlenet b8", "batch=8"},
+		{"testdata/models/x.onnx@seq=4,batch=2", "x b2 seq=4", "batch=2,seq=4"},
+		{"/elsewhere/m.onnx", "/elsewhere/m", ""},
+	}
+	for _, c := range cases {
+		file, dims, err := parseModelArg(c.arg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.arg, err)
+		}
+		if id := modelID(file, "testdata/models", dims); id != c.id || formatDims(dims) != c.dims {
+			t.Errorf("%s: id %q dims %q, want %q %q", c.arg, id, formatDims(dims), c.id, c.dims)
+		}
+	}
+	if _, _, err := parseModelArg("m.onnx@batch"); err == nil {
+		t.Error("m.onnx@batch parsed")
+	}
+}
+
+func TestBenchGPUErrors(t *testing.T) {
+	model := zooDir + "/gpt2_tiny.onnx"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		kind string // kind of the first record, if any
+	}{
+		{"no model", nil, 2, ""},
+		{"zero runs", []string{"-runs", "0", model}, 2, ""},
+		{"unknown backend", []string{"-backend", "tpu", model}, 2, ""},
+		{"unknown objective", []string{"-objectives", "speed", model}, 2, ""},
+		{"unknown variant", []string{"-variants", "edges", model}, 1, ""},
+		{"missing file", []string{zooDir + "/nonexistent.onnx"}, 1, "error"},
+		{"bad dims", []string{model + "@batch"}, 1, "error"},
+		{"unbound dim", []string{zooDir + "/large/resnet18.onnx"}, 1, "error"},
+		{"opaque op", []string{zooDir + "/opaque/opaque_convnet.onnx"}, 1, "error"},
+		{"past the deadline", []string{"-deadline", "1ns", model}, 0, "skipped"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			recs, code, stderr := benchGPURecords(t, c.args...)
+			if code != c.code {
+				t.Fatalf("code %d, want %d: %s", code, c.code, stderr)
+			}
+			if c.kind == "" && len(recs) > 0 || c.kind != "" && (len(recs) == 0 || recs[0].Kind != c.kind) {
+				t.Fatalf("records %+v, want first of kind %q", recs, c.kind)
+			}
+			if c.kind == "error" && (recs[0].Error == "" || !strings.Contains(stderr, recs[0].Model)) {
+				t.Errorf("error record %+v, stderr %q", recs[0], stderr)
+			}
+		})
+	}
+}
+
+// TestEqualOutputsCatchesADifference is the teeth of outputs_match.
+func TestEqualOutputsCatchesADifference(t *testing.T) {
+	a := map[ir.ValueID][]byte{1: {1, 2, 3}, 2: {4}}
+	if !equalOutputs(a, map[ir.ValueID][]byte{1: {1, 2, 3}, 2: {4}}) {
+		t.Error("equal outputs differ")
+	}
+	for _, b := range []map[ir.ValueID][]byte{{1: {1, 2, 3}, 2: {5}}, {1: {1, 2, 3}}, {1: {1, 2, 3}, 3: {4}}} {
+		if equalOutputs(a, b) {
+			t.Errorf("%v equals %v", b, a)
+		}
+	}
+}
+
+func TestTimingsExtent(t *testing.T) {
+	if _, ok := timingsExtent(nil); ok {
+		t.Error("nil timings have an extent")
+	}
+	if _, ok := timingsExtent(&exec.Timings{Dispatches: make([]exec.Span, 3)}); ok {
+		t.Error("untimed dispatches have an extent")
+	}
+	tm := &exec.Timings{Groups: []exec.Span{{StartNs: 10, EndNs: 30}, {StartNs: 40, EndNs: 90}}, Dispatches: []exec.Span{{}, {StartNs: 5, EndNs: 20}}}
+	if d, ok := timingsExtent(tm); !ok || d != 85 {
+		t.Errorf("extent %v %v, want 85ns", d, ok)
+	}
+}
+
+// TestBenchGPUDeadlineStopsAVariant: a variant that starts past -deadline
+// stops before its first run and reports errPastDeadline (bench-gpu then
+// prints a skipped record).
+func TestBenchGPUDeadlineStopsAVariant(t *testing.T) {
+	g, err := onnx.ImportFile(zooDir+"/gpt2_tiny.onnx", onnx.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := fillWeights(g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, _ := benchBackends["cpu"](benchBackendOptions{})
+	c := &benchGPUConfig{runs: 1, warmup: 1, deadline: time.Now().Add(-time.Second)}
+	var r benchRecord
+	if _, err := benchVariantRun(context.Background(), c, g, plan, vs[0], in, &r); !errors.Is(err, errPastDeadline) {
+		t.Fatalf("err %v, want errPastDeadline", err)
+	}
+}
