@@ -34,6 +34,9 @@ var (
 	ErrShapeMismatch = errors.New("shape mismatch")
 	// ErrFold: a constant subgraph cannot be evaluated (bad index, too large).
 	ErrFold = errors.New("constant folding failed")
+	// ErrDimParam: Options.DimParams binds a name that is not a symbolic
+	// dimension of the model.
+	ErrDimParam = errors.New("unknown symbolic dimension")
 	// ErrUnsupported: the graph holds opaque ops, so it can be planned but
 	// not run. The error is an *UnsupportedError listing them.
 	ErrUnsupported = errors.New("unsupported ops")

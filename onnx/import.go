@@ -39,7 +39,8 @@ const DefaultFoldLimit = 1 << 16
 type Options struct {
 	// DimParams binds symbolic dimensions (dim_param, e.g. "batch") of the
 	// graph inputs and value_info to sizes. A graph input with an unbound
-	// symbolic dimension is an error.
+	// symbolic dimension is an error, and so is a name the model does not
+	// use (ErrDimParam, listing SymbolicDims).
 	DimParams map[string]int64
 	// FoldLimit bounds the element count of tensors the importer evaluates at
 	// import time; 0 means DefaultFoldLimit.
@@ -119,6 +120,9 @@ func ImportModel(m *onnxpb.ModelProto, opts Options) (*ir.Graph, error) {
 	gp := m.GetGraph()
 	if gp == nil {
 		return nil, fmt.Errorf("onnx: model has no graph: %w", ErrProto)
+	}
+	if err := checkDimParams(m, opts.DimParams); err != nil {
+		return nil, err
 	}
 	name := opts.Name
 	if name == "" {

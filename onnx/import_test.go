@@ -355,6 +355,16 @@ func TestImportErrors(t *testing.T) {
 		must(t, err)
 		eq(t, ir.Shape{2}, g.Values[0].Shape)
 	})
+	t.Run("DimParams naming a dimension the model lacks", func(t *testing.T) {
+		d := with(func(d *gdef) {
+			d.inputs = []*onnxpb_VI{viSym("x", tF32, "batch")}
+			d.outputs = []*onnxpb_VI{viSym("y", tF32, "seq")}
+		})
+		_, err := Import(d.bytes(t), Options{DimParams: map[string]int64{"batch": 2, "bacth": 1, "zz": 3}})
+		errIs(t, err, ErrDimParam, `binds "bacth", "zz", which the model does not have (its symbolic dimensions: batch, seq)`)
+		_, err = Import(ok().bytes(t), Options{DimParams: map[string]int64{"batch": 2}})
+		errIs(t, err, ErrDimParam, "(its symbolic dimensions: none)")
+	})
 	t.Run("truncated protobuf", func(t *testing.T) {
 		b := ok().bytes(t)
 		_, err := Import(b[:len(b)-3], Options{})

@@ -144,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	align := fs.Int64("align", planner.DefaultAlign, "buffer alignment in bytes (for .csv input only applied when given, to buffers without an alignment column)")
 	strategy := fs.String("strategy", "portfolio", "placement strategy: "+strings.Join(planner.PlacerNames(), "|"))
 	objective := fs.String("objective", planner.ObjectiveMemory, "what the plan trades: "+strings.Join(planner.Objectives(), "|")+" (memory: least arena; concurrency: critical path = data chain)")
-	outPath := fs.String("o", "", "write the report to `FILE` instead of stdout")
+	outPath := fs.String("o", "", "write the report to `FILE` instead of stdout (through a temporary file beside it, renamed over FILE only when the run succeeds)")
 	exts := append([]extension(nil), extensions...)
 	sort.SliceStable(exts, func(i, j int) bool { return exts[i].Name < exts[j].Name })
 	var hs []hooks
@@ -205,6 +205,17 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			}
 		}
 	}
+	// -o goes to a temporary file renamed over FILE only on success
+	// (outfile.go): a failed run leaves an existing FILE as it was.
+	var outFile *atomicFile
+	if *outPath != "" {
+		if outFile, err = createAtomic(*outPath); err != nil {
+			fmt.Fprintf(stderr, "planreport: -o: %v\n", err)
+			return 1
+		}
+		defer outFile.Abort() // every early return, and panics: FILE untouched
+		s.Out = outFile
+	}
 	if in.Graph != nil {
 		s.Plan, err = planner.PlanGraph(s.Ctx, in.Graph, in.Order, s.Opts)
 	} else {
@@ -222,15 +233,6 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "planreport: %s: the plan does not verify (a planner bug): %v\n", displayName(in), err)
 		return 1
 	}
-	var outFile *os.File
-	if *outPath != "" {
-		f, err := os.Create(*outPath)
-		if err != nil {
-			fmt.Fprintf(stderr, "planreport: %v\n", err)
-			return 1
-		}
-		outFile, s.Out = f, f
-	}
 	code = 0
 	for _, h := range hs {
 		if h.AfterPlan != nil {
@@ -247,9 +249,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = 1
 		}
 	}
-	if outFile != nil {
-		if err := outFile.Close(); err != nil && code == 0 {
-			fmt.Fprintf(stderr, "planreport: %v\n", err)
+	if code == 0 && outFile != nil {
+		if err := outFile.Commit(); err != nil {
+			fmt.Fprintf(stderr, "planreport: -o: %v\n", err)
 			code = 1
 		}
 	}

@@ -22,7 +22,7 @@ func init() {
 	register(extension{Name: "onnx", Flags: func(fs *flag.FlagSet) hooks {
 		onnxDims = nil
 		onnxFuse = fs.Bool("onnx-fuse", false, "import the op chains exporters write for LayerNorm, GELU and RMSNorm as one op each")
-		fs.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]` (e.g. batch=1,seq=128)", func(v string) error {
+		fs.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]` (e.g. batch=1,seq=128); a NAME the model does not have is an error listing the ones it has", func(v string) error {
 			dims, err := parseDims(v)
 			onnxDims = dims
 			return err

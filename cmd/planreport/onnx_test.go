@@ -146,6 +146,8 @@ func TestONNXRunErrors(t *testing.T) {
 		{"opaque ops are listed", []string{"-run", "-input-dir", data, leaky}, 1, "LeakyRelu x1"},
 		{"random-input run lists opaque ops with counts", []string{"-run", filepath.Join(zooDir, "opaque", "opaque_convnet.onnx")}, 1, "LeakyRelu x2, Resize x1"},
 		{"bad -onnx-dims", []string{"-onnx-dims", "batch", leaky}, 2, "NAME=SIZE"},
+		{"-onnx-dims name the model lacks", []string{"-onnx-dims", "batch=1,bacth=2", filepath.Join(zooDir, "large", "resnet18.onnx")}, 1, `binds "bacth", which the model does not have (its symbolic dimensions: batch)`},
+		{"-onnx-dims on a model without symbolic dimensions", []string{"-onnx-dims", "batch=1", leaky}, 1, "(its symbolic dimensions: none)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

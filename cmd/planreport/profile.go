@@ -65,15 +65,15 @@ func writeProfile(s *session) error {
 		if path == "" {
 			return nil
 		}
-		out, err := os.Create(path)
+		out, err := createAtomic(path)
 		if err != nil {
 			return err
 		}
-		if err := f(out); err != nil {
-			out.Close()
+		defer out.Abort()
+		if err := f(out.File); err != nil {
 			return err
 		}
-		if err := out.Close(); err != nil {
+		if err := out.Commit(); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.Stderr, "planreport: wrote %s\n", path)

@@ -30,7 +30,12 @@ func init() {
 		vizOpts.colorBy = fs.String("color", "kind", "with -format svg|html: colour blocks by kind|size")
 		vizOpts.width = fs.Int("map-width", 1200, "with -format svg|html: plot width in pixels")
 		vizOpts.height = fs.Int("map-height", 560, "with -format svg|html: plot height in pixels")
-		return hooks{}
+		return hooks{BeforePlan: func(s *session) error {
+			if c := *vizOpts.colorBy; c != "kind" && c != "size" {
+				return fmt.Errorf("-color %q: want kind or size", c)
+			}
+			return nil
+		}}
 	}})
 }
 

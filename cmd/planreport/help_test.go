@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpStatesRules: -h states the one rule for barriers in every format,
+// says that -reorder works after placement, and says what -onnx-dims does
+// with a name the model lacks. (Not a golden file: other flags come and go.)
+func TestHelpStatesRules(t *testing.T) {
+	_, help, code := runCLI(t, "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	flags := map[string]string{}
+	var cur string
+	for _, line := range strings.Split(help, "\n") {
+		if f, ok := strings.CutPrefix(line, "  -"); ok {
+			cur = strings.Fields(f)[0]
+		}
+		flags[cur] += line + "\n"
+	}
+	for flag, wants := range map[string][]string{
+		"barriers":  {"in every format", "text|json list them", "svg|html mark them on the map"},
+		"reorder":   {"after placement", "offsets unchanged"},
+		"edges":     {"hazard", "buffer, byte ranges"},
+		"onnx-dims": {"a NAME the model does not have is an error"},
+		"input-dir": {"input_N.pb", "output_N.pb"},
+		"o":         {"FILE"},
+	} {
+		for _, w := range wants {
+			if !strings.Contains(flags[flag], w) {
+				t.Errorf("help of -%s lacks %q:\n%s", flag, w, flags[flag])
+			}
+		}
+	}
+	if strings.Contains(help, "map-barriers") || strings.Contains(help, "before placing") {
+		t.Errorf("help still describes the old flags:\n%s", help)
+	}
+}
