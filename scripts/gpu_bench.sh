@@ -7,8 +7,8 @@
 # over every zoo model and the larger torchvision variants at batch 1 and 8,
 # under every objective and CUDA variant (>= 100 timed launches after
 # warm-up each), then scripts/torch_peers.py over the same models. It writes
-# OUTDIR/memplan.N.jsonl, OUTDIR/torch.N.jsonl (with .err beside them) and
-# OUTDIR/env.txt, and keeps the whole call under SECONDS (default 560):
+# OUTDIR/memplan.N.jsonl, OUTDIR/torch.N.jsonl, OUTDIR/env.txt and
+# OUTDIR/bench.log (every step's stderr; six files for two rounds), and keeps the whole call under SECONDS (default 560):
 # each step gets a share of what is left (bench-gpu -deadline; timeout for
 # PyTorch), and both print their records as they go, so a step cut short
 # keeps what it measured. scripts/gpu_tables.py turns OUTDIR into the
@@ -57,15 +57,15 @@ for r in $(seq 1 "$rounds"); do
 	# memplan gets two thirds of the round's share, PyTorch the rest.
 	share=$(($(left) / (rounds - r + 1)))
 	d=$((share * 2 / 3))
-	echo "round $r: bench-gpu deadline ${d}s (left $(left)s)" >&2
+	echo "round $r: bench-gpu deadline ${d}s (left $(left)s)" | tee -a "$out/bench.log" >&2
 	# shellcheck disable=SC2086
 	"$pr" bench-gpu -backend cuda -run-id "$r" -runs 100 -warmup 10 -deadline "${d}s" ${BENCH_FLAGS:-} \
-		-o "$out/memplan.$r.jsonl" "${models[@]}" 2>"$out/memplan.$r.err"
-	echo "round $r: bench-gpu exit $? after $((budget - $(left)))s" >&2
+		-o "$out/memplan.$r.jsonl" "${models[@]}" 2>>"$out/bench.log"
+	echo "round $r: bench-gpu exit $? after $((budget - $(left)))s" | tee -a "$out/bench.log" >&2
 	t=$(($(left) / (rounds - r + 1) - 5))
 	if [ "$t" -gt 10 ]; then
-		timeout "${t}s" "$py" scripts/torch_peers.py --run "$r" --runs 100 --warmup 20 >"$out/torch.$r.jsonl" 2>"$out/torch.$r.err"
-		echo "round $r: torch_peers exit $? after $((budget - $(left)))s" >&2
+		timeout "${t}s" "$py" scripts/torch_peers.py --run "$r" --runs 100 --warmup 20 >"$out/torch.$r.jsonl" 2>>"$out/bench.log"
+		echo "round $r: torch_peers exit $? after $((budget - $(left)))s" | tee -a "$out/bench.log" >&2
 	fi
 done
 echo "load_end $(uptime)" >>"$out/env.txt"

@@ -198,9 +198,15 @@ def main():
     device = torch.device(args.device)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    for obj in (getattr(torch.backends.cuda, "matmul", None), getattr(torch.backends.cudnn, "conv", None)):
+        try:  # newer PyTorch's switch for the same thing; older ones raise on the name
+            obj.fp32_precision = "ieee"
+        except (AttributeError, AssertionError):
+            pass
     ids = [m for m in args.models.split(",") if m] or model_ids()
     env = {"kind": "env", "run": args.run, "torch": torch.__version__, "device": str(device),
-           "runs": args.runs, "warmup": args.warmup, "tf32": False,
+           "runs": args.runs, "warmup": args.warmup,
+           "tf32": torch.backends.cuda.matmul.allow_tf32 or torch.backends.cudnn.allow_tf32,
            "cudnn_benchmark": torch.backends.cudnn.benchmark}
     if device.type == "cuda":
         env["gpu"] = torch.cuda.get_device_name(device)
