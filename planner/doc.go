@@ -18,6 +18,13 @@
 // peak of the live bytes) says how far from optimal a plan can be; Verify
 // checks a plan independently of both steps.
 //
+// The default strategy, "auto" (auto.go), runs first-fit by size and
+// first-fit in peak order, then the portfolio with best-fit in peak order,
+// then the exact search under a work cap scaled to the instance, and
+// stops at the first stage that reaches the lower bound; the cap is
+// counted in branches, not seconds, so the plan does not depend on the
+// machine. Above 200,000 buffers it stops after the first stage.
+//
 // The "search" strategy (Search) goes further, anytime, within a time
 // budget: it starts from the portfolio's placement and asks an exact
 // search over canonical placements (each buffer resting on the floor or on
@@ -53,7 +60,7 @@
 // For a DSA instance (CSV id,lower,upper,size):
 //
 //	bufs, err := planner.ReadCSV(r)
-//	p, err := planner.PlanBuffers(ctx, bufs, planner.Options{Strategy: "portfolio"})
+//	p, err := planner.PlanBuffers(ctx, bufs, planner.Options{})      // "auto"
 //	err = planner.WriteCSV(w, p.Buffers, p.Offsets)
 //
 // To search for a smaller arena within a budget:

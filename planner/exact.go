@@ -166,28 +166,32 @@ type srchTrail struct {
 // srchRun is the mutable state of exact attempts on one instance. All slices
 // are allocated once; the search itself does not allocate.
 type srchRun struct {
-	in       *srchInst
-	cap      int64
-	rank     []int32
-	off      []int64 // -1 while unplaced
-	minOff   []int64
-	floor    []int64
-	total    []int64
-	cuts     []int32 // unplaced buffers spanning the boundary after section s
-	trail    []srchTrail
-	stack    []int32
-	sol      []int64
-	stamp    []uint32 // per section: last branch that refreshed its floor
-	epoch    uint32
-	nodes    int64
-	work     int64   // branches tried, for stop checks
-	rekey    []uint8 // key chain for re-ranking split parts; nil keeps ranks
-	curTot   []int64
-	ordBuf   []int32
-	limit    int64
-	stop     func() bool
-	stopped  bool
-	NodesAll int64
+	in     *srchInst
+	cap    int64
+	rank   []int32
+	off    []int64 // -1 while unplaced
+	minOff []int64
+	floor  []int64
+	total  []int64
+	cuts   []int32 // unplaced buffers spanning the boundary after section s
+	trail  []srchTrail
+	stack  []int32
+	sol    []int64
+	stamp  []uint32 // per section: last branch that refreshed its floor
+	epoch  uint32
+	nodes  int64
+	work   int64   // branches tried, for stop checks
+	rekey  []uint8 // key chain for re-ranking split parts; nil keeps ranks
+	curTot []int64
+	ordBuf []int32
+	limit  int64
+	// branchLimit, when positive, also bounds the branches one attempt
+	// tries (nodes vary in cost: one node may try dozens of branches).
+	branchLimit int64
+	branches    int64
+	stop        func() bool
+	stopped     bool
+	NodesAll    int64
 }
 
 func newSrchRun(in *srchInst) *srchRun {
@@ -226,7 +230,7 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 // node limit; on srchFound, r.sol holds the offsets.
 func (r *srchRun) solve(cap int64, rank []int32, limit int64) srchStatus {
 	in := r.in
-	r.cap, r.limit, r.nodes, r.stopped = cap, limit, 0, false
+	r.cap, r.limit, r.nodes, r.branches, r.stopped = cap, limit, 0, 0, false
 	copy(r.rank, rank)
 	for k := range in.n {
 		r.off[k] = -1
@@ -334,8 +338,12 @@ func (r *srchRun) search(part []int32, secLo, secHi int32, lastOff int64, lastRa
 func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	in := r.in
 	r.work++
+	r.branches++
 	if r.work&255 == 0 && r.stop != nil && r.stop() {
 		r.stopped = true
+	}
+	if r.branchLimit > 0 && r.branches > r.branchLimit {
+		return srchAborted
 	}
 	if r.stopped {
 		return srchAborted

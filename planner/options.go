@@ -9,13 +9,14 @@ import (
 const DefaultAlign int64 = 64
 
 // Options configures planning. The zero value is the default: 64-byte
-// alignment, the portfolio strategy, in-place sharing on, inputs external.
+// alignment, the auto strategy (auto.go), in-place sharing on, inputs
+// external.
 type Options struct {
 	// Align is the byte alignment of every graph buffer's size and offset
 	// (DefaultAlign when 0). PlanBuffers uses it only for buffers whose own
 	// Align is 0.
 	Align int64
-	// Strategy names a registered placer ("" means "portfolio").
+	// Strategy names a registered placer ("" means "auto").
 	Strategy string
 	// DisableInPlace turns off in-place sharing in PlanGraph.
 	DisableInPlace bool

@@ -16,6 +16,9 @@ type orderPlacer struct {
 	// launch ranks when the portfolio starts it (lower first); see
 	// launchOrder. It never affects which member wins.
 	launch uint8
+	// given, when set, is the order itself (less is unused): the peak
+	// order, computed once for the instance it belongs to.
+	given []int
 }
 
 // Name returns the strategy name the registry knows it by.
@@ -33,6 +36,9 @@ func (p *orderPlacer) place(ctx context.Context, bufs []Buffer, bound *atomic.In
 // order returns the buffer indices in the order p places them: by p.less,
 // then by content, then by index.
 func (p *orderPlacer) order(bufs []Buffer) []int {
+	if p.given != nil {
+		return p.given
+	}
 	order := make([]int, len(bufs))
 	for i := range order {
 		order[i] = i

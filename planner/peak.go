@@ -54,39 +54,33 @@ func peakOrder(bufs []Buffer) []int {
 		lo[i], hi[i] = seg(b.Start), seg(b.End)
 		tr.add(lo[i], hi[i], b.Size)
 	}
-	// Indices not yet ordered, by start, so a stabbing query can stop at
-	// the first start past the step.
-	left := make([]int, n)
-	for i := range left {
-		left[i] = i
+	// The buffers by start, in a tree that finds those live at a step
+	// (start <= s < end) in O(log n) each and removes them as it goes.
+	byLo := make([]int, n)
+	for i := range byLo {
+		byLo[i] = i
 	}
-	slices.SortFunc(left, func(a, b int) int {
+	slices.SortFunc(byLo, func(a, b int) int {
 		if c := cmp.Compare(lo[a], lo[b]); c != 0 {
 			return c
 		}
 		return a - b
 	})
+	live := newStabTree(byLo, lo, hi)
 	order := make([]int, 0, n)
-	for len(left) > 0 {
-		s := tr.argmax()
+	for len(order) < n {
 		if tr.max() <= 0 {
 			// Only empty buffers are left: their order does not matter.
-			order = append(order, left...)
+			order = live.rest(order)
 			break
 		}
+		s := tr.argmax()
 		k := len(order)
-		w := 0
-		for _, i := range left {
-			if lo[i] <= s && s < hi[i] {
-				order = append(order, i)
-				tr.add(lo[i], hi[i], -bufs[i].Size)
-			} else {
-				left[w] = i
-				w++
-			}
-		}
-		left = left[:w]
+		order = live.take(s, order)
 		grp := order[k:]
+		for _, i := range grp {
+			tr.add(lo[i], hi[i], -bufs[i].Size)
+		}
 		slices.SortFunc(grp, func(i, j int) int {
 			if c := byLifespan(&bufs[i], &bufs[j]); c != 0 {
 				return c
@@ -98,6 +92,69 @@ func peakOrder(bufs []Buffer) []int {
 		})
 	}
 	return order
+}
+
+// stabTree holds buffer indices sorted by their first segment, with a
+// max tree of their end segments, so that take finds the buffers live at
+// segment s (lo <= s < hi) without scanning those that end earlier: a
+// subtree whose largest end is at or below s holds none.
+type stabTree struct {
+	idx  []int   // buffer indices by lo
+	lo   []int   // first segment of idx[k]
+	size int     // leaves, a power of two
+	hi   []int32 // max tree of end segments; -1 for taken or padding
+}
+
+func newStabTree(byLo []int, lo, hi []int) *stabTree {
+	size := 1
+	for size < len(byLo) {
+		size *= 2
+	}
+	t := &stabTree{idx: byLo, lo: make([]int, len(byLo)), size: size, hi: make([]int32, 2*size)}
+	for p := range t.hi {
+		t.hi[p] = -1
+	}
+	for k, i := range byLo {
+		t.lo[k] = lo[i]
+		t.hi[size+k] = int32(hi[i])
+	}
+	for v := size - 1; v >= 1; v-- {
+		t.hi[v] = max(t.hi[2*v], t.hi[2*v+1])
+	}
+	return t
+}
+
+// take appends to out, in start order, every buffer not yet taken that is
+// live at segment s, and removes them.
+func (t *stabTree) take(s int, out []int) []int {
+	p, _ := slices.BinarySearch(t.lo, s+1) // leaves [0, p) start at or before s
+	return t.collect(1, 0, t.size, p, int32(s), out)
+}
+
+func (t *stabTree) collect(v, vl, vr, p int, s int32, out []int) []int {
+	if vl >= p || t.hi[v] <= s {
+		return out
+	}
+	if v >= t.size {
+		out = append(out, t.idx[v-t.size])
+		t.hi[v] = -1
+		return out
+	}
+	m := (vl + vr) / 2
+	out = t.collect(2*v, vl, m, p, s, out)
+	out = t.collect(2*v+1, m, vr, p, s, out)
+	t.hi[v] = max(t.hi[2*v], t.hi[2*v+1])
+	return out
+}
+
+// rest appends every buffer not yet taken, in start order.
+func (t *stabTree) rest(out []int) []int {
+	for k, i := range t.idx {
+		if t.hi[t.size+k] >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // maxTree is a segment tree over [0, n) with range add and a query for the

@@ -313,7 +313,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("PlacerByName(%q) = %v, %v", want, p, err)
 		}
 	}
-	if p, err := PlacerByName("", Options{}); err != nil || p.Name() != "portfolio" {
+	if p, err := PlacerByName("", Options{}); err != nil || p.Name() != "auto" {
 		t.Errorf(`PlacerByName("") = %v, %v`, p, err)
 	}
 	if _, err := PlacerByName("bogus", Options{}); !errors.Is(err, ErrUnknownStrategy) {

@@ -25,7 +25,9 @@ type Plan struct {
 	// UnsharedBytes is the sum of the buffer sizes: the arena without reuse.
 	UnsharedBytes int64
 	// Strategy names the placer that produced the offsets; a portfolio
-	// reports its winning member as "portfolio/size".
+	// reports its winning member as "portfolio/size", auto the stage and
+	// method that found the plan ("auto/peak/firstfit",
+	// "auto/search/exact").
 	Strategy string
 	// PlanSeconds is the wall time of liveness and placement.
 	PlanSeconds float64
@@ -146,6 +148,13 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 		}
 		p.Offsets = off
 		p.Strategy = "portfolio/" + pf.members[win].Name()
+	} else if ap, ok := pl.(autoPlacer); ok {
+		off, method, err := ap.placeNamed(ctx, p.Buffers)
+		if err != nil {
+			return err
+		}
+		p.Offsets = off
+		p.Strategy = "auto/" + method
 	} else {
 		off, err := pl.Place(ctx, p.Buffers)
 		if err != nil {

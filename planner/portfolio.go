@@ -16,9 +16,10 @@ type portfolio struct {
 	members []Placer
 }
 
-// Portfolio returns the default placer: best-fit under the size, lifespan,
-// area and start orders plus first-fit by size (ties to longer lifespans), run
-// concurrently (at most GOMAXPROCS at a time). It keeps the smallest arena;
+// Portfolio returns the portfolio placer (the "portfolio" strategy; the
+// default, "auto", runs it as its second stage): best-fit under the size,
+// lifespan, area and start orders plus first-fit by size (ties to longer
+// lifespans), run concurrently (at most GOMAXPROCS at a time). It keeps the smallest arena;
 // ties go to the earlier member, so the result does not depend on timing.
 func Portfolio() Placer {
 	p := &portfolio{}
@@ -40,6 +41,12 @@ func (p *portfolio) Place(ctx context.Context, bufs []Buffer) ([]int64, error) {
 
 // placeBest also returns the index of the winning member.
 func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int, error) {
+	return p.placeBound(ctx, bufs, math.MaxInt64)
+}
+
+// placeBound is placeBest with a known arena: members stop as soon as they
+// are above it, and when every member did, it returns errAbandoned.
+func (p *portfolio) placeBound(ctx context.Context, bufs []Buffer, arena int64) ([]int64, int, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, -1, err
 	}
@@ -49,7 +56,7 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	// far is strictly above it stops: it would lose, and a tie could not
 	// have happened, so the winner does not depend on timing.
 	var bound atomic.Int64
-	bound.Store(math.MaxInt64)
+	bound.Store(arena)
 	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	var wg sync.WaitGroup
 	for _, i := range launchOrder(p.members) {
@@ -73,9 +80,11 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 	}
 	wg.Wait()
 	best, bestArena := -1, int64(0)
+	abandoned := 0
 	for i, off := range results {
 		if errors.Is(errs[i], errAbandoned) {
 			errs[i] = nil
+			abandoned++
 			continue
 		}
 		if errs[i] != nil {
@@ -86,6 +95,9 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 		}
 	}
 	if best < 0 {
+		if abandoned == len(results) {
+			return nil, -1, errAbandoned
+		}
 		return nil, -1, errors.Join(errs...)
 	}
 	return results[best], best, nil

@@ -23,10 +23,10 @@ func RegisterPlacer(name string, f func(Options) Placer) {
 }
 
 // PlacerByName returns the strategy registered under name, built with opts;
-// "" means "portfolio".
+// "" means "auto".
 func PlacerByName(name string, opts Options) (Placer, error) {
 	if name == "" {
-		name = "portfolio"
+		name = "auto"
 	}
 	registry.RLock()
 	f, ok := registry.m[name]

@@ -51,6 +51,11 @@ import (
 // srchExactMax is the largest number of free buffers searched as a whole.
 const srchExactMax = 3000
 
+// srchBranchesPerNode is the branch limit per node of an attempt's node
+// limit under a work cap (SearchConfig.Work). On the challenging suite a
+// node tries 2 to 33 branches.
+const srchBranchesPerNode = 8
+
 // srchDefaultBudget is the time budget when none is given.
 const srchDefaultBudget = 10 * time.Second
 
@@ -73,6 +78,17 @@ type SearchConfig struct {
 	Initial []int64
 	// InitialMethod names what produced Initial.
 	InitialMethod string
+	// Work caps the exact search in nominal branches: under a cap every
+	// attempt may try at most srchBranchesPerNode branches per node of its
+	// node limit, it counts that many once per order it runs with, whether
+	// it uses them or not, and no attempt starts that would pass the cap.
+	// 0 means no cap.
+	// Unlike Budget it does not depend on the machine's speed or load:
+	// under a cap that ends the run before Budget does, the result is the
+	// same on every machine. Instances above the exact search's size
+	// (improve.go) are not searched under a cap: Search returns the
+	// initial placement.
+	Work int64
 }
 
 // Search minimises the arena of bufs within the budget and returns the best
@@ -86,7 +102,7 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	if budget <= 0 {
 		budget = srchDefaultBudget
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
 	m.lb = LowerBound(bufs)
@@ -127,7 +143,9 @@ type srchMin struct {
 	arena    int64
 	method   string
 	nodes    int64
-	done     bool // the deadline passed or ctx is done
+	work     int64 // nominal nodes of the attempts started (SearchConfig.Work)
+	workCap  int64 // 0: none
+	done     bool  // the deadline passed, ctx is done or the work cap is reached
 	mu       sync.Mutex
 }
 
@@ -171,6 +189,9 @@ func (m *srchMin) run() {
 		return
 	}
 	if len(free) > srchExactMax {
+		if m.workCap > 0 {
+			return
+		}
 		m.improve(free)
 		return
 	}
@@ -203,9 +224,15 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 	// that finds a placement wins, so the result does not depend on timing;
 	// a find cancels only the higher-numbered orders.
 	try := func(c int64, limit int64) srchStatus {
-		if m.stop() {
+		if m.stop() || (m.workCap > 0 && m.work+srchBranchesPerNode*limit*int64(len(orders)) > m.workCap) {
 			m.done = true
 			return srchAborted
+		}
+		if m.workCap > 0 {
+			m.work += srchBranchesPerNode * limit * int64(len(orders))
+			for _, r := range runs {
+				r.branchLimit = srchBranchesPerNode * limit
+			}
 		}
 		found.Store(math.MaxInt32)
 		sts := make([]srchStatus, len(orders))
@@ -259,13 +286,21 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 	// the first half of the budget goes to capacity LB; later rounds bisect
 	// fully, with a moderate limit (a tight capacity that needs a deep
 	// search is left to the attempts at LB).
+	// Under a work cap the first half is counted in work, so that the
+	// result does not depend on timing.
 	half := m.begin.Add(m.deadline.Sub(m.begin) / 2)
+	firstHalf := func() bool {
+		if m.workCap > 0 {
+			return m.work < m.workCap/2
+		}
+		return time.Now().Before(half)
+	}
 	for limit := int64(max(2*in.n, 1000)); !m.done && m.arena > m.proven; limit *= 2 {
 		if try(m.proven, limit) == srchFound || m.done {
 			continue
 		}
 		bl, steps := min(limit, int64(16*in.n)), math.MaxInt
-		if time.Now().Before(half) {
+		if firstHalf() {
 			bl, steps = min(limit, int64(4*in.n)), 4
 		}
 		lo, hi := m.proven+1, m.arena-1

@@ -7,7 +7,7 @@
 // FILE is a graph (.json, docs/FORMAT.md) or a DSA instance (.csv:
 // id,lower,upper,size[,alignment][,offset]); with no FILE it plans an
 // embedded example graph. Flags: -format text|json|csv (and whatever other
-// files register), -align BYTES (64), -strategy NAME (portfolio), -o FILE.
+// files register), -align BYTES (64), -strategy NAME (auto), -o FILE.
 //
 // # Extending planreport (read this before editing main.go: you should not need to)
 //
@@ -142,7 +142,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "text", "output format: "+strings.Join(sortedKeys(outputFormats), "|"))
 	align := fs.Int64("align", planner.DefaultAlign, "buffer alignment in bytes (for .csv input only applied when given, to buffers without an alignment column)")
-	strategy := fs.String("strategy", "portfolio", "placement strategy: "+strings.Join(planner.PlacerNames(), "|"))
+	strategy := fs.String("strategy", "auto", "placement strategy: "+strings.Join(planner.PlacerNames(), "|"))
 	objective := fs.String("objective", planner.ObjectiveMemory, "what the plan trades: "+strings.Join(planner.Objectives(), "|")+" (memory: least arena; concurrency: critical path = data chain)")
 	outPath := fs.String("o", "", "write the report to `FILE` instead of stdout (through a temporary file beside it, renamed over FILE only when the run succeeds)")
 	exts := append([]extension(nil), extensions...)

@@ -1,0 +1,159 @@
+package planner
+
+// The "auto" strategy, the default: the optimum where it is cheap to find,
+// the portfolio's placement everywhere else, in time that grows with the
+// instance and a result that does not depend on the machine.
+//
+// It runs in stages and stops at the first that reaches the lower bound LB
+// (then the plan is optimal):
+//
+//  1. Quick: first-fit by size and first-fit in peak order (peak.go), side
+//     by side. Both cost a fraction of a best-fit pass; on the XLA traces
+//     Y_1 and G_1 the peak order alone reaches LB.
+//  2. Portfolio: every member of the portfolio (portfolio.go) and best-fit
+//     in peak order, with the quick stage's arena as the bound that stops
+//     losers early. Skipped above autoPortfolioMax buffers, where one
+//     best-fit pass costs seconds (auto then returns the quick stage).
+//  3. Search: the exact search (search.go) from the best placement so far,
+//     on instances of at most srchExactMax free buffers, under a work cap
+//     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at
+//     least autoWorkMin and at most autoWorkMax, and a time cap of autoTimeCap. The work cap, not
+//     the clock, ends the run, so the plan is the same on a loaded
+//     machine; the time cap only guards against a machine many times
+//     slower than ours.
+//
+// The rule in one line: every instance gets the quick stage; up to 200,000
+// buffers the portfolio; up to 3,000 free buffers an exact search of
+// 4,000 branches per buffer, between half a million and 2 million (on the challenging DSA
+// suite, 150-450 buffers, 0.1-2 s on a loaded two-core machine).
+//
+// Worked example: densenet121 (191 buffers) gets 1.056 x LB from the
+// portfolio; the search's first attempt at capacity LB succeeds after a few
+// hundred branches, and the plan is LB, reported as "auto/search/exact".
+// Ties between stages and members go to the earlier one, as in the
+// portfolio.
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+const (
+	// autoPortfolioMax is the largest instance the portfolio stage runs on.
+	autoPortfolioMax = 200_000
+	// autoWorkPerBuffer, autoWorkMin and autoWorkMax set the search
+	// stage's work cap (SearchConfig.Work, in branches): per buffer, and
+	// its floor and ceiling (the floor lets small instances have a few
+	// rounds of attempts with every order).
+	autoWorkPerBuffer = 4_000
+	autoWorkMin       = 500_000
+	autoWorkMax       = 2_000_000
+	// autoTimeCap bounds the search stage's wall time.
+	autoTimeCap = 10 * time.Second
+)
+
+// autoPlacer is the "auto" strategy.
+type autoPlacer struct{}
+
+func init() {
+	RegisterPlacer("auto", func(Options) Placer { return autoPlacer{} })
+}
+
+// Name returns "auto".
+func (autoPlacer) Name() string { return "auto" }
+
+// Place returns the best placement of the stages.
+func (p autoPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error) {
+	off, _, err := p.placeNamed(ctx, bufs)
+	return off, err
+}
+
+// autoCand is one stage member's result.
+type autoCand struct {
+	off    []int64
+	method string
+	err    error
+}
+
+// placeNamed also returns what found the placement ("peak/firstfit",
+// "portfolio/size", "search/exact", ...).
+func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer) ([]int64, string, error) {
+	if err := validateBuffers(bufs); err != nil {
+		return nil, "", err
+	}
+	lb := LowerBound(bufs)
+	for _, b := range bufs {
+		if b.Fixed {
+			lb = max(lb, b.Offset+b.Size)
+		}
+	}
+	// Stage 1.
+	quick := make([]autoCand, 2)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		off, err := singleOrders[3].Place(ctx, bufs) // firstfit
+		quick[0] = autoCand{off, "portfolio/firstfit", err}
+	})
+	var peak []int
+	wg.Go(func() {
+		peak = peakOrder(bufs)
+		off, err := placeInOrder(ctx, bufs, peak, firstFit, nil)
+		quick[1] = autoCand{off, "peak/firstfit", err}
+	})
+	wg.Wait()
+	best, err := autoBest(bufs, quick)
+	if err != nil {
+		return nil, "", err
+	}
+	arena := ArenaSize(bufs, best.off)
+	if arena <= lb || len(bufs) > autoPortfolioMax {
+		return best.off, best.method, nil
+	}
+	// Stage 2: the bound lets every member stop once it is above the
+	// quick stage's arena; those return errAbandoned and lose.
+	pf := Portfolio().(*portfolio)
+	pf.members = append(pf.members, &orderPlacer{name: "peak", policy: bestFit,
+		given: peak, launch: 1})
+	off, k, err := pf.placeBound(ctx, bufs, arena)
+	if err == nil && ArenaSize(bufs, off) < arena {
+		best = autoCand{off: off, method: "portfolio/" + pf.members[k].Name()}
+		if k == len(pf.members)-1 {
+			best.method = "peak/bestfit"
+		}
+		arena = ArenaSize(bufs, off)
+	}
+	if ctx.Err() != nil {
+		return best.off, best.method, nil
+	}
+	if arena <= lb {
+		return best.off, best.method, nil
+	}
+	// Stage 3.
+	res, err := Search(ctx, bufs, SearchConfig{Budget: autoTimeCap, Initial: best.off,
+		InitialMethod: best.method, Work: min(max(autoWorkPerBuffer*int64(len(bufs)), autoWorkMin), autoWorkMax)})
+	if err != nil {
+		return best.off, best.method, nil
+	}
+	return res.Offsets, res.Method, nil
+}
+
+// autoBest returns the candidate with the smallest arena, ties to the
+// earlier one; an error only when every candidate failed.
+func autoBest(bufs []Buffer, cands []autoCand) (autoCand, error) {
+	best, bestArena := -1, int64(0)
+	var errs []error
+	for k, c := range cands {
+		if c.err != nil {
+			errs = append(errs, c.err)
+			continue
+		}
+		if a := ArenaSize(bufs, c.off); best < 0 || a < bestArena {
+			best, bestArena = k, a
+		}
+	}
+	if best < 0 {
+		return autoCand{}, joinErrors(errs)
+	}
+	return cands[best], nil
+}
