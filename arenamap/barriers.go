@@ -11,9 +11,9 @@ import "math"
 // Such a map is dense, and draws instead:
 //
 //   - at full view, a density strip above the plot: one cell per
-//     stripCell pixels, its opacity rising with the number of barriers in
-//     it (the busiest cell is opaque), with a tooltip giving the count and
-//     the step range;
+//     stripCell pixels, its opacity rising with the share of the cell's
+//     steps that have a barrier (opaque: every step), with a tooltip giving
+//     the count and the step range;
 //   - the ticks, hidden until the HTML page's zoom spreads them tickGap
 //     pixels apart again: the group's data-zoom is that zoom factor, and the
 //     page's script drops the group's "dense" class beyond it. Zoomed ticks
@@ -59,18 +59,23 @@ func writeBarriers(ew *errWriter, l *layout, bars []int64) {
 		}
 		count[c]++
 	}
-	top := 0
-	for _, k := range count {
-		top = max(top, k)
-	}
 	ew.printf(`<g class="bardensity">` + "\n")
 	for c, k := range count {
 		if k == 0 {
 			continue
 		}
-		op := 0.15 + 0.85*float64(k)/float64(top)
-		ew.printf(`<rect class="bd" data-barriers="%d" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"><title>%d barriers, steps %d-%d</title></rect>`+"\n",
-			k, num(l.x0+float64(c)*stripCell), num(l.y0-stripRoom+1), num(stripCell), num(stripRoom-3), num(op), k, lo[c], hi[c])
+		// The steps whose barrier position falls in cell c: the cell's
+		// share of steps with a barrier, not its raw count, sets the
+		// opacity, so evenly spread barriers draw an even strip however
+		// the steps fall on the pixel grid.
+		first := int64(math.Ceil(float64(c) * stripCell / l.sx))
+		last := int64(math.Ceil(float64(c+1)*stripCell/l.sx)) - 1
+		if c == n-1 {
+			last = l.steps
+		}
+		share := min(float64(k)/float64(max(last-first+1, 1)), 1)
+		ew.printf(`<rect class="bd" data-barriers="%d" x="%s" y="%s" width="%s" height="%s" fill-opacity="%s"><title>%d barriers at steps %d-%d (%d%% of the steps there)</title></rect>`+"\n",
+			k, num(l.x0+float64(c)*stripCell), num(l.y0-stripRoom+1), num(stripCell), num(stripRoom-3), num(0.15+0.85*share), k, lo[c], hi[c], int(math.Round(100*share)))
 	}
 	ew.printf("</g>\n")
 	for _, s := range bars {

@@ -53,7 +53,8 @@ const pageCSS = `body{margin:8px;font:13px sans-serif;color:#222;background:#fff
 #wrap svg{display:block;max-width:100%;height:auto}
 #tip{position:fixed;display:none;pointer-events:none;background:rgba(255,255,255,.95);
 border:1px solid #888;padding:4px 6px;white-space:pre;font:12px monospace;box-shadow:1px 1px 4px rgba(0,0,0,.2)}
-rect.b:hover{stroke:#000;stroke-width:1.2}`
+rect.b:hover{stroke:#000;stroke-width:1.2}
+#wrap svg line,#wrap svg path.live{vector-effect:non-scaling-stroke}`
 
 const pageJS = `(function () {
   "use strict";

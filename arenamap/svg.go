@@ -212,7 +212,7 @@ func render(w io.Writer, m *Map, opt Options, html bool) ([]hoverInfo, error) {
 	item(n, `<line class="live" x1="0" x2="12" y1="6" y2="6" stroke="#222" stroke-width="1.5"/>`, "live bytes")
 	item(n+1, `<line class="lb" x1="0" x2="12" y1="6" y2="6"/>`, "lower bound")
 	if denseBarriers(len(m.Barriers), l.pw) {
-		item(n+2, `<rect class="bd" y="2" width="12" height="8" fill="#d62728"/>`, "barriers (density)")
+		item(n+2, `<rect class="bd" y="2" width="12" height="8" fill="#d62728"/>`, "barriers (share of steps)")
 	} else {
 		item(n+2, `<line class="bar" x1="6" x2="6" y1="0" y2="12"/>`, "barrier")
 	}
