@@ -16,7 +16,14 @@
 // found through a segment tree over time that stores merged byte ranges
 // (timeindex.go). The portfolio keeps the smallest arena. LowerBound (the
 // peak of the live bytes) says how far from optimal a plan can be; Verify
-// checks a plan independently of both steps.
+// checks a plan independently of both steps: it re-derives every value's
+// window (root, view offsets and strides) and every root's lifespan (in
+// steps or groups) and the in-place pairs the op table allows from the
+// graph alone (verifyderive.go), compares each slot with them, and sweeps
+// time with the live windows in a balanced tree by offset (sweep.go) so
+// that no two windows live at a common step share a byte unless the graph
+// lets them alias; all of it in O(n log n) with overflow-checked
+// arithmetic.
 //
 // The default strategy, "auto" (auto.go), runs first-fit by size and
 // first-fit in peak order, then the portfolio with best-fit in peak order,

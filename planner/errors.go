@@ -25,6 +25,10 @@ var (
 	// ErrLiveness: a buffer is not live at a step that uses it, or a slot
 	// disagrees with the graph.
 	ErrLiveness = errors.New("liveness violated")
+	// ErrSlot: a value's slot disagrees with the place the graph and its
+	// root's buffer give it (a view shifted inside its root, a value moved
+	// to another buffer).
+	ErrSlot = errors.New("slot disagrees with the graph")
 	// ErrLength: offsets and buffers differ in length.
 	ErrLength = errors.New("length mismatch")
 	// ErrCSV: a malformed DSA CSV file.
