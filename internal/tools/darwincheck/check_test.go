@@ -166,9 +166,10 @@ func TestRunExitStatus(t *testing.T) {
 		want int
 		out  string
 	}{
-		{"good", []string{"testdata/good"}, 0, ""},
+		{"good", []string{"testdata/good"}, 0, "darwincheck: ok: darwin/arm64: 1 package, 1 file (1 + 0 tests): github.com/memplan/memplan/internal/tools/darwincheck/testdata/good\n"},
 		{"broken", []string{"testdata/broken"}, 1, "MemoryBarrierWithScopes undefined"},
 		{"warning only", []string{"testdata/badsel"}, 0, "warning:"},
+		{"two packages", []string{"testdata/good", "testdata/badsel"}, 0, "darwincheck: ok: darwin/arm64: 2 packages, 2 files (2 + 0 tests): github.com/memplan/memplan/internal/tools/darwincheck/testdata/good, github.com/memplan/memplan/internal/tools/darwincheck/testdata/badsel\n"},
 		{"no args", nil, 2, ""},
 		{"no such dir", []string{"testdata/nonexistent"}, 2, ""},
 	}
@@ -181,6 +182,10 @@ func TestRunExitStatus(t *testing.T) {
 			}
 			if !strings.Contains(stdout.String(), tc.out) {
 				t.Errorf("stdout %q lacks %q", stdout.String(), tc.out)
+			}
+			// One summary line on success, none on failure.
+			if ok := strings.Contains(stdout.String(), "darwincheck: ok:"); ok != (got == 0) {
+				t.Errorf("exit %d, summary line printed: %v; stdout %q", got, ok, stdout.String())
 			}
 		})
 	}

@@ -77,6 +77,33 @@ type Checker struct {
 	loading map[string]bool
 	depErrs []Diagnostic
 	sels    *selectorIndex
+	checked []Checked // one per Check call, in call order
+}
+
+// Checked is what one Check call type-checked: the package's import path
+// and its files (in-package and external tests included when
+// Config.Tests is set), as paths.
+type Checked struct {
+	Path  string
+	Files []string
+}
+
+// Checked returns what every Check call so far type-checked, in call order.
+func (c *Checker) Checked() []Checked { return append([]Checked(nil), c.checked...) }
+
+// record notes the files of ck under the import path.
+func (c *Checker) record(path string, cks ...*checked) {
+	rec := Checked{Path: path}
+	for _, ck := range cks {
+		if ck == nil {
+			continue
+		}
+		for _, f := range ck.files {
+			rec.Files = append(rec.Files, c.fset.Position(f.Pos()).Filename)
+		}
+	}
+	sort.Strings(rec.Files)
+	c.checked = append(c.checked, rec)
 }
 
 // NewChecker reads the main module's go.mod and prepares the darwin build
@@ -295,13 +322,15 @@ func (c *Checker) Check(dir string) ([]Diagnostic, error) {
 	}
 	diags = append(diags, c.selectorWarnings(ck)...)
 	diags = append(diags, c.callArity(ck)...)
+	var xck *checked
 	if c.cfg.Tests {
 		// The external test package imports the package with its
 		// in-package tests, as go test builds it.
 		c.pkgs[abs] = pkg
 		bp, err := c.ctx.ImportDir(abs, 0)
 		if err == nil && len(bp.XTestGoFiles) > 0 {
-			_, xd, xck, err := c.loadFiles(path+"_test", abs, true, bp.XTestGoFiles)
+			var xd []Diagnostic
+			_, xd, xck, err = c.loadFiles(path+"_test", abs, true, bp.XTestGoFiles)
 			if err != nil {
 				return nil, err
 			}
@@ -310,6 +339,7 @@ func (c *Checker) Check(dir string) ([]Diagnostic, error) {
 			diags = append(diags, c.callArity(xck)...)
 		}
 	}
+	c.record(path, ck, xck)
 	diags = append(diags, c.depErrs[before:]...)
 	sort.SliceStable(diags, func(i, j int) bool {
 		a, b := diags[i].Pos, diags[j].Pos

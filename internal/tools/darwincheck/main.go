@@ -108,7 +108,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "darwincheck: %s: %s/%s: %d errors, %d warnings\n", dir, *goos, *goarch, nerr, nwarn)
 		}
 	}
+	if code == 0 {
+		fmt.Fprintln(stdout, summary(c.Checked(), *goos, *goarch))
+	}
 	return code
+}
+
+// summary is the one line printed on success: the packages and the files
+// type-checked (test files among them), e.g.
+//
+//	darwincheck: ok: darwin/arm64: 1 package, 24 files (14 + 10 tests): github.com/memplan/memplan/exec/metal
+func summary(cs []Checked, goos, goarch string) string {
+	files, tests := 0, 0
+	var pkgs []string
+	for _, c := range cs {
+		files += len(c.Files)
+		for _, f := range c.Files {
+			if strings.HasSuffix(f, "_test.go") {
+				tests++
+			}
+		}
+		pkgs = append(pkgs, c.Path)
+	}
+	plural := func(n int, w string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, w)
+		}
+		return fmt.Sprintf("%d %ss", n, w)
+	}
+	return fmt.Sprintf("darwincheck: ok: %s/%s: %s, %s (%d + %d tests): %s", goos, goarch,
+		plural(len(cs), "package"), plural(files, "file"), files-tests, tests, strings.Join(pkgs, ", "))
 }
 
 func findModuleRoot() (string, error) {
