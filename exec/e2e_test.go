@@ -29,13 +29,20 @@ type tb interface {
 }
 
 // compilers are the memory plans every program is built on: the planner's
-// and the naive independent one (naiveplan_test.go).
+// under each objective (memory is the default) and the naive independent
+// one (naiveplan_test.go).
 func compilers() map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error) {
 	return map[string]func(*ir.Graph, exec.Mode) (*exec.Program, error){
 		"naive":   compileNaive,
 		"planner": compilePlanner,
 		"planner-inputs-in-arena": func(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
 			return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode, Planner: planner.Options{PlaceInputs: true}})
+		},
+		"planner-concurrency": func(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
+			return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode, Planner: planner.Options{Objective: planner.ObjectiveConcurrency}})
+		},
+		"planner-balanced": func(g *ir.Graph, mode exec.Mode) (*exec.Program, error) {
+			return exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode, Planner: planner.Options{Objective: planner.ObjectiveBalanced}})
 		},
 	}
 }

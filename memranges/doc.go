@@ -30,6 +30,15 @@
 // ranges save. Exact never needs more barriers than GGML: its conflict
 // relation is a subset, and greedy is optimal for both.
 //
+// The data chain (planner.DataChain, the longest chain of data
+// dependencies) is the shortest critical path any plan can give; a plan of
+// the concurrency objective reaches it, since its sharing conflicts only
+// run from an earlier group to a later one. Analyze reports both and the
+// difference, the barriers memory sharing costs; GGMLWindowOrder simulates
+// ggml-metal's own reorder pass (greedy, look-ahead 64, whole-root ranges)
+// for comparison. BuildFrontier measures the plans of planner.FrontierPlans
+// and keeps the points where arena falls as barriers rise.
+//
 // The calls, in order:
 //
 //	st, err := memranges.FromPlan(g, order, plan, memranges.BuildOptions{})
@@ -42,5 +51,6 @@
 //	causes := memranges.EdgeCauses(ds, es) // the hazard behind each edge
 //
 // Analyze does all of this for a plan and returns the report that
-// cmd/planreport prints with -barriers.
+// cmd/planreport prints with -barriers; BuildFrontier and CheckFrontier
+// give `planreport frontier`.
 package memranges

@@ -36,8 +36,12 @@ type Summary struct {
 	SharingBarriers int `json:"sharing_barriers"`
 	// BarriersGGML is what the ggml-compatible mode (off-by-one test, whole
 	// root windows) emits for the same plan and the same order.
-	BarriersGGML int  `json:"barriers_ggml"`
-	Reordered    bool `json:"reordered"`
+	BarriersGGML int `json:"barriers_ggml"`
+	// BarriersGGMLWindow is what ggml-metal's own reorder pass (greedy,
+	// look-ahead GGMLWindow, whole-root ranges; GGMLWindowOrder) followed
+	// by its barriers reaches on the same plan from the schedule order.
+	BarriersGGMLWindow int  `json:"barriers_ggml_window"`
+	Reordered          bool `json:"reordered"`
 	// Edges is the number of dependency edges (transitive reduction).
 	Edges int `json:"edges"`
 }
@@ -65,6 +69,14 @@ func Analyze(g *ir.Graph, order []ir.NodeID, p *planner.Plan, opts AnalyzeOption
 		return nil, err
 	}
 	ds, gds := st.Dispatches, wide.Dispatches
+	gperm, _, err := GGMLWindowOrder(GGML, gds, GGMLWindow)
+	if err != nil {
+		return nil, err
+	}
+	if err := VerifyOrder(ds, gperm); err != nil {
+		return nil, fmt.Errorf("memranges: ggml window order: %w", err)
+	}
+	gwin, _ := Permute(gds, gperm)
 	perm := make([]int, len(ds))
 	for i := range perm {
 		perm[i] = i
@@ -93,15 +105,16 @@ func Analyze(g *ir.Graph, order []ir.NodeID, p *planner.Plan, opts AnalyzeOption
 		Perm:     perm,
 		Barriers: bs,
 		Summary: Summary{
-			Dispatches:      len(ds),
-			Barriers:        len(bs),
-			Groups:          len(GroupSizes(len(ds), bs)),
-			CriticalPath:    cp,
-			DataChain:       chain,
-			SharingBarriers: cp - chain,
-			BarriersGGML:    len(PlaceBarriers(GGML, gds)),
-			Reordered:       opts.Reorder,
-			Edges:           len(Edges(ds)),
+			Dispatches:         len(ds),
+			Barriers:           len(bs),
+			Groups:             len(GroupSizes(len(ds), bs)),
+			CriticalPath:       cp,
+			DataChain:          chain,
+			SharingBarriers:    cp - chain,
+			BarriersGGML:       len(PlaceBarriers(GGML, gds)),
+			BarriersGGMLWindow: len(PlaceBarriers(GGML, gwin)),
+			Reordered:          opts.Reorder,
+			Edges:              len(Edges(ds)),
 		},
 	}
 	return a, nil
@@ -135,7 +148,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		order, s.Dispatches, s.Barriers, s.Groups, s.CriticalPath, s.Edges)
 	fmt.Fprintf(&b, "data chain %d: memory sharing costs %d barriers (critical path %d - data chain; a reordered run needs critical path - 1)\n",
 		s.DataChain, s.SharingBarriers, s.CriticalPath)
-	fmt.Fprintf(&b, "ggml-compatible mode: %d barriers (%+d)\n", s.BarriersGGML, s.BarriersGGML-s.Barriers)
+	fmt.Fprintf(&b, "ggml-compatible mode: %d barriers (%+d); after ggml's own reorder (look-ahead %d): %d barriers\n", s.BarriersGGML, s.BarriersGGML-s.Barriers, GGMLWindow, s.BarriersGGMLWindow)
 	b.WriteString("group sizes (size:groups):")
 	for _, h := range a.GroupHistogram() {
 		fmt.Fprintf(&b, " %d:%d", h[0], h[1])

@@ -12,19 +12,23 @@ import (
 // PlanGraph trades memory against concurrency through the grouping its
 // lifespans are measured in (groups.go):
 //
-//   - memory: the serial schedule, one node per group: the least arena,
-//     today's plans. Sharing may add barriers (a reuse is a hazard between
+//   - memory: the serial schedule, one node per group: today's plans,
+//     usually the least arena. Sharing may add barriers (a reuse is a hazard between
 //     nodes the data does not order).
 //   - concurrency: a grouping of minimum depth, so the critical path after
 //     reordering equals the data chain. The candidates are the ASAP and the
-//     ALAP groupings, then dispatches shifted one at a time within their
-//     slack while that lowers (peak, area) of the grouped live bytes; the
-//     least peak wins and is placed. The lower bound of a grouping is the
-//     peak of the bytes live per group, never below the serial one.
+//     ALAP groupings and the list-scheduled groupings under the least byte
+//     limit that keeps the depth (listsched.go; priority the ALAP group or
+//     the schedule); the best is improved by
+//     shifting dispatches one at a time within their slack while that
+//     lowers (peak, area) of the grouped live bytes, and placed. The lower
+//     bound of a grouping is the peak of the bytes live per group: never
+//     below the serial plan of the same order (a refinement), but it can
+//     be below the default schedule's, which is not the best order.
 //   - balanced: the fewest groups whose arena is within BalancedFactor of
 //     the memory plan's: the concurrency plan when it qualifies, else the
-//     first grouping of the split sequence (frontier.go: split the group
-//     where the bytes peak) that qualifies, else the memory plan.
+//     first grouping of the frontier sweep (frontier.go), fewest groups
+//     first, that qualifies, else the memory plan.
 //
 // Example: a = Exp x; b = Exp x; c = Exp a; d = Add c b has data chain 3.
 // ASAP puts b with a (group 0), ALAP with c (group 1); ALAP keeps b's bytes
@@ -124,6 +128,23 @@ func ConcurrencyGrouping(g *ir.Graph, order []ir.NodeID, opts Options) ([]ir.Nod
 	} else if s.less(bestScore) {
 		best, bestScore = alap, s
 	}
+	li, err := newListInfo(g, dg, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	serial := make([]int, len(g.Nodes))
+	for k, n := range order {
+		serial[n] = k
+	}
+	for _, prio := range [][]int{alap, serial} {
+		if ll := li.leastLimitGrouping(dg, order, prio, depth); ll != nil {
+			if s, err := scoreGrouping(g, order, ll, opts); err != nil {
+				return nil, nil, err
+			} else if s.less(bestScore) {
+				best, bestScore = ll, s
+			}
+		}
+	}
 	best = append([]int(nil), best...)
 	if err := dg.shift(g, order, best, &bestScore, asap, alap, opts); err != nil {
 		return nil, nil, err
@@ -205,23 +226,19 @@ func planBalanced(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Opti
 		return nil, err
 	}
 	limit := int64(BalancedFactor * float64(mem.ArenaBytes))
-	sorted, groups, err := ConcurrencyGrouping(g, order, opts)
-	if err != nil {
-		return nil, err
-	}
-	seq, err := splitSequence(g, sorted, groups, opts, 0)
+	seq, err := frontierGroupings(g, order, opts)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range seq {
-		if s.lowerBound > limit {
+		if s.lowerBound > limit || int64(numGroups(s.groups)) >= mem.Steps {
 			continue
 		}
 		p, err := planWithGroups(ctx, g, s.order, s.groups, opts)
 		if err != nil {
 			return nil, err
 		}
-		if p.ArenaBytes <= limit && p.Steps < mem.Steps {
+		if p.ArenaBytes <= limit {
 			p.Objective = ObjectiveBalanced
 			return p, nil
 		}
