@@ -10,6 +10,10 @@ var (
 	// ErrProgram is a program that does not match its graph or buffers: a
 	// binding outside its buffer, a barrier out of range, an opaque node.
 	ErrProgram = errors.New("invalid program")
+	// ErrHazard is a read or write of bytes another dispatch writes (or
+	// reads, for a write) that no barrier or edge orders, or two values
+	// sharing bytes whose accesses interleave in the program's order.
+	ErrHazard = errors.New("unordered memory hazard")
 	// ErrUnsupported is an op or dtype a backend cannot run.
 	ErrUnsupported = errors.New("unsupported op")
 	// ErrInput is a missing or wrongly sized input tensor.

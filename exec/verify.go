@@ -15,7 +15,13 @@ import (
 // strictly increasing inside (0, len(Dispatches)), and every pair of
 // dispatches that conflict in memory is separated by a barrier
 // (memranges.Verify, an O(n^2) pairwise check), and, when Edges are set,
-// ordered by a path of edges (memranges.VerifyEdges).
+// ordered by a path of edges (memranges.VerifyEdges). Then, sharing no code
+// with memranges (verify_hazards.go): every binding agrees with the
+// value's location and that location with the graph (views at their
+// base's offset plus the view's, with its strides); every RAW, WAR and WAW
+// hazard between two dispatches is ordered by a barrier and, with Edges,
+// by a path of edges; and roots sharing bytes are used one after the other
+// (ErrHazard).
 func (p *Program) Verify() error {
 	if p == nil || p.Graph == nil {
 		return fmt.Errorf("exec: verify: nil program or graph: %w", ErrProgram)
@@ -65,6 +71,8 @@ func (p *Program) Verify() error {
 			errs = append(errs, fmt.Errorf("exec: verify: %w", err))
 		}
 	}
+	errs = append(errs, p.verifyLocations()...)
+	errs = append(errs, p.verifyHazards()...)
 	return errors.Join(errs...)
 }
 
