@@ -255,7 +255,6 @@ func (p *Program) inPlaceAt(k int, root []ir.ValueID, from, to ir.ValueID) bool 
 	return wrote
 }
 
-
 // verifyLocations checks that the program's bindings say what the graph
 // says: one dispatch per node that is not a pure view, with the node's op
 // and operands in order; each binding equal to its value's location; each
