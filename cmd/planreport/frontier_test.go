@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var llamaTiny = filepath.Join("..", "..", "testdata", "models", "llama_tiny.onnx")
+
+// TestFrontierJSON: the schema of issue 14, points ordered by barriers
+// with the arena never growing, the first at the data chain.
+func TestFrontierJSON(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"frontier", "-format", "json", llamaTiny}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var f struct {
+		Points []struct {
+			Barriers     int   `json:"barriers"`
+			CriticalPath int   `json:"critical_path"`
+			Arena        int64 `json:"arena_bytes"`
+			LowerBound   int64 `json:"lower_bound_bytes"`
+		} `json:"points"`
+		DataChain int `json:"data_chain"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if len(f.Points) < 2 || f.DataChain == 0 || f.Points[0].CriticalPath != f.DataChain {
+		t.Fatalf("points %+v, data chain %d", f.Points, f.DataChain)
+	}
+	for i := 1; i < len(f.Points); i++ {
+		if p, q := f.Points[i], f.Points[i-1]; p.Barriers < q.Barriers || p.Arena > q.Arena || p.Arena < p.LowerBound {
+			t.Errorf("point %d %+v after %+v", i, p, q)
+		}
+	}
+}
+
+// TestObjectiveFlag: -objective reaches the plan (the concurrency plan's
+// critical path is the data chain), and an unknown one is refused.
+func TestObjectiveFlag(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"-objective", "concurrency", "-reorder", "-format", "json", llamaTiny}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	var s struct {
+		CriticalPath int `json:"critical_path"`
+		DataChain    int `json:"data_chain"`
+		Sharing      int `json:"sharing_barriers"`
+		GGMLWindow   int `json:"barriers_ggml_window"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.CriticalPath != s.DataChain || s.Sharing != 0 || s.GGMLWindow < s.CriticalPath-1 {
+		t.Errorf("concurrency plan: %+v", s)
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"-objective", "speed", llamaTiny}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "objective") {
+		t.Errorf("unknown objective: exit %d, %q", code, errs.String())
+	}
+}
+
+// TestObjectivesTable: one Markdown row per model, three objectives each.
+func TestObjectivesTable(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"objectives", "-format", "markdown", llamaTiny}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[2], "| llama_tiny | ") || strings.Count(lines[2], " / ") != 3 {
+		t.Errorf("table:\n%s", out.String())
+	}
+	if code := run([]string{"frontier"}, &out, &errs); code != 2 {
+		t.Errorf("frontier without FILE: exit %d, want 2", code)
+	}
+}
