@@ -3,27 +3,19 @@ package planner
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/memplan/memplan/internal/dsagen"
 )
 
-// synthetic returns n buffers shaped like a model's trace, from a fixed
-// seed: a step per two buffers, mostly short lifespans (1-16 steps), one in
-// 64 long-lived (up to 1% of the run), sizes log-uniform from 64 B to 4 MiB.
+// synthetic returns the n buffers of dsagen.Synthetic (shaped like a
+// model's trace, fixed seed), IDs in order.
 func synthetic(n int) []Buffer {
-	rng := rand.New(rand.NewPCG(uint64(n), 42))
-	steps := int64(max(n/2, 1))
-	bufs := make([]Buffer, n)
-	for i := range bufs {
-		start := rng.Int64N(steps)
-		life := 1 + rng.Int64N(16)
-		if rng.IntN(64) == 0 {
-			life = 1 + rng.Int64N(max(steps/100, 1))
-		}
-		size := int64(64) << rng.IntN(17)
-		size += rng.Int64N(size)
-		bufs[i] = Buffer{ID: int64(i), Start: start, End: start + life, Size: size}
+	bs := dsagen.Synthetic(n)
+	bufs := make([]Buffer, len(bs))
+	for i, b := range bs {
+		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
 	}
 	return bufs
 }

@@ -3,8 +3,10 @@ package planner
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,4 +140,96 @@ func FuzzReadCSV(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestReadCSVLimits: every limit is an error naming its line that wraps
+// both ErrInputLimit and ErrCSV; values at a limit are accepted.
+func TestReadCSVLimits(t *testing.T) {
+	head := "id,lower,upper,size,alignment,offset\n"
+	many := func(n int, size string) string {
+		var sb strings.Builder
+		sb.WriteString(head)
+		for i := range n {
+			fmt.Fprintf(&sb, "%d,0,1,%s,,\n", i, size)
+		}
+		return sb.String()
+	}
+	cases := []struct {
+		name, src string
+		lim       CSVLimits
+		want      []string // substrings of the error; nil: accepted
+	}{
+		{"rows", head + "1,0,1,8,,\n2,0,1,8,,\n3,0,1,8,,\n", CSVLimits{MaxRows: 2}, []string{"line 4", "more than 2 rows"}},
+		{"rows at the limit", head + "1,0,1,8,,\n2,0,1,8,,\n", CSVLimits{MaxRows: 2}, nil},
+		{"long line", head + "1,0,1,8,,\n2,0,1," + strings.Repeat("9", 100) + ",,\n", CSVLimits{MaxLineBytes: 64}, []string{"line 3", "longer than 64 bytes"}},
+		{"size above 2^48", head + "1,0,1,281474976710657,,\n", CSVLimits{}, []string{"line 2", "size 281474976710657 is outside"}},
+		{"size 2^48", head + "1,0,1,281474976710656,,\n", CSVLimits{}, nil},
+		{"alignment 2^63-1", head + "1,0,1,8,9223372036854775807,\n", CSVLimits{}, []string{"line 2", "alignment 9223372036854775807 is outside"}},
+		{"offset 2^63-1", head + "1,0,1,8,,9223372036854775807\n", CSVLimits{}, []string{"line 2", "offset 9223372036854775807 is outside"}},
+		{"past int64", head + "1,0,1,9223372036854775808,,\n", CSVLimits{}, []string{"line 2", "outside int64"}},
+		{"time", head + "1,0,4611686018427387905,8,,\n", CSVLimits{}, []string{"line 2", "upper 4611686018427387905 is outside"}},
+		{"total", many(8193, "281474976710656"), CSVLimits{}, []string{"line 8194", "above 2^61"}},
+		{"total at the limit", many(8192, "281474976710655"), CSVLimits{}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			bufs, err := ReadCSVLimits(strings.NewReader(tc.src), tc.lim)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				if len(bufs) == 0 {
+					t.Fatal("no buffers")
+				}
+				return
+			}
+			if !errors.Is(err, ErrInputLimit) || !errors.Is(err, ErrCSV) {
+				t.Fatalf("error %v does not wrap ErrInputLimit and ErrCSV", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestReadCSVSyntax: quoted cells, CRLF line ends, a byte-order mark,
+// spaces around cells, named ids and their duplicates.
+func TestReadCSVSyntax(t *testing.T) {
+	src := "\ufeffid, lower ,upper,size\r\n\"b,1\",0,2,8\r\n \"say \"\"hi\"\"\" ,1,3, 4 \r\n7,0,1,2"
+	bufs, err := ReadCSV(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Buffer{{ID: 0, Name: "b,1", Start: 0, End: 2, Size: 8}, {ID: 1, Name: `say "hi"`, Start: 1, End: 3, Size: 4}, {ID: 7, Start: 0, End: 1, Size: 2}}
+	if !slices.Equal(bufs, want) {
+		t.Errorf("got %+v, want %+v", bufs, want)
+	}
+	_, err = ReadCSV(strings.NewReader("id,lower,upper,size\nx,0,1,1\n5,0,1,1\nx,0,1,1\n5,2,3,1\n"))
+	for _, w := range []string{`line 4: duplicate id "x" (first on line 2)`, `line 5: duplicate id "5" (first on line 3)`} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+	_, err = ReadCSV(strings.NewReader("id,lower,upper,size\nx\"y,0,1,1\n\"z\" q,0,1,1\n"))
+	for _, w := range []string{"line 2: bare quote", "line 3: text after a quoted cell"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v lacks %q", err, w)
+		}
+	}
+}
+
+// TestReadCSVManyProblems: past 20 problems the rest are counted.
+func TestReadCSVManyProblems(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("id,lower,upper,size\n")
+	for i := range 25 {
+		fmt.Fprintf(&sb, "%d,1,0,8\n", i)
+	}
+	_, err := ReadCSV(strings.NewReader(sb.String()))
+	if err == nil || !strings.Contains(err.Error(), "5 more problems not listed") {
+		t.Errorf("error %v does not count the rest", err)
+	}
 }

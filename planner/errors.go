@@ -33,6 +33,9 @@ var (
 	ErrLength = errors.New("length mismatch")
 	// ErrCSV: a malformed DSA CSV file.
 	ErrCSV = errors.New("malformed DSA CSV")
+	// ErrInputLimit: an input passes a limit (rows, line length, a value
+	// or a total too large to plan without overflow); always with ErrCSV.
+	ErrInputLimit = errors.New("input limit exceeded")
 	// ErrUnknownStrategy: no placer is registered under the name.
 	ErrUnknownStrategy = errors.New("unknown strategy")
 	// ErrGraph: the graph or its schedule cannot be planned.

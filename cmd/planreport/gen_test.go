@@ -1,0 +1,32 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/memplan/memplan/planner"
+)
+
+// TestGen: gen writes an instance ReadCSV accepts with the asked number of
+// rows; a packable one plans to its capacity under the default strategy;
+// bad flags are usage errors.
+func TestGen(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"gen", "-kind", "packable", "-n", "40", "-seed", "3", "-capacity", "4096"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	bufs, err := planner.ReadCSV(&out)
+	if err != nil || len(bufs) != 40 {
+		t.Fatalf("%d buffers, %v", len(bufs), err)
+	}
+	if lb := planner.LowerBound(bufs); lb != 4096 {
+		t.Errorf("packable lower bound %d, want the capacity 4096", lb)
+	}
+	for _, args := range [][]string{{"gen", "-kind", "nope"}, {"gen", "-n", "0"}, {"gen", "-capacity", "100"}, {"gen", "extra"}} {
+		errb.Reset()
+		if code := run(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "gen") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}

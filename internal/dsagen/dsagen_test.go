@@ -1,0 +1,69 @@
+package dsagen
+
+import "testing"
+
+// TestPackableTiles: the blocks tile the rectangle: at every step the live
+// sizes sum to the capacity, and no two blocks live together share a byte
+// (checked pairwise), so the tiling is a placement of arena = capacity.
+func TestPackableTiles(t *testing.T) {
+	for _, n := range []int{1, 2, 10, 250, 1000} {
+		const capacity = 1 << 20
+		bs := Packable(n, capacity, 7)
+		if len(bs) != n {
+			t.Fatalf("n=%d: %d blocks", n, len(bs))
+		}
+		steps := int64(n/2 + 1)
+		live := make([]int64, steps)
+		for _, b := range bs {
+			if b.End <= b.Start || b.Size <= 0 || b.Size%PackableGranule != 0 || b.Offset+b.Size > capacity {
+				t.Fatalf("n=%d: bad block %+v", n, b)
+			}
+			for s := b.Start; s < b.End; s++ {
+				live[s] += b.Size
+			}
+		}
+		for s, v := range live {
+			if v != capacity {
+				t.Fatalf("n=%d: step %d has %d bytes live, want %d", n, s, v, capacity)
+			}
+		}
+		for i, a := range bs {
+			for _, b := range bs[i+1:] {
+				if a.Start < b.End && b.Start < a.End && a.Offset < b.Offset+b.Size && b.Offset < a.Offset+a.Size {
+					t.Fatalf("n=%d: %+v and %+v overlap", n, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestPackableCorrupted: the tiling check above fails once one block grows.
+func TestPackableCorrupted(t *testing.T) {
+	bs := Packable(20, 1<<20, 7)
+	bs[3].Size += PackableGranule
+	var live int64
+	for _, b := range bs {
+		if b.Start <= bs[3].Start && bs[3].Start < b.End {
+			live += b.Size
+		}
+	}
+	if live == 1<<20 {
+		t.Fatal("a grown block still sums to the capacity")
+	}
+}
+
+// TestDeterministic: the same arguments give the same blocks.
+func TestDeterministic(t *testing.T) {
+	a, b := Packable(300, 1<<20, 3), Packable(300, 1<<20, 3)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("block %d differs: %+v %+v", i, a[i], b[i])
+		}
+	}
+	s, u := Synthetic(100), Synthetic(100)
+	for i := range s {
+		if s[i] != u[i] {
+			t.Fatalf("synthetic block %d differs", i)
+		}
+	}
+}
