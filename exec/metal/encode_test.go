@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
 )
@@ -94,12 +95,15 @@ func TestEmulatedAgainstCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := len(opGraphs(t)) + len(testdataGraphs(t))
+	ops := opGraphs(t)
+	small := len(ops) + len(testdataGraphs(t))
 	for gi, cg := range allGraphs(t) {
 		// The fake runs launches one after another in encoding order, so
-		// modes differ only in that order; the zoo runs the reordered one.
+		// modes differ only in that order; the zoo runs the reordered one,
+		// and so do the testdata graphs unless long cases are on
+		// (internal/longtest; emulating resnet_block takes seconds per mode).
 		modes := []exec.Mode{exec.Serial, exec.Reordered}
-		if gi >= small {
+		if gi >= small || (gi >= len(ops) && !longtest.Enabled()) {
 			modes = modes[1:]
 		}
 		for _, mode := range modes {

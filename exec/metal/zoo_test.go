@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/onnx"
 )
 
@@ -32,11 +33,13 @@ func zooGraphs(t *testing.T) []corpusGraph {
 }
 
 // allGraphs is the Linux test corpus: the op-coverage graphs, every
-// testdata/*.json graph, and (unless -short or -race) the model zoo.
+// testdata/*.json graph, and the model zoo when long cases are on
+// (internal/longtest: CI sets MEMPLAN_LONG_TESTS=1; emulating the zoo takes
+// most of a minute on two cores) and neither -short nor -race is.
 func allGraphs(t *testing.T) []corpusGraph {
 	t.Helper()
 	gs := append(opGraphs(t), testdataGraphs(t)...)
-	if !testing.Short() && !raceEnabled {
+	if !testing.Short() && !raceEnabled && longtest.Enabled() {
 		gs = append(gs, zooGraphs(t)...)
 	}
 	return gs
