@@ -41,6 +41,10 @@ func HTML(w io.Writer, m *Map, opt Options) error {
 	ew.write(`<div id="wrap">` + "\n")
 	ew.write(svg.String())
 	ew.write("</div>\n<div id=\"tip\"></div>\n")
+	if f := frontierSVG(m.Frontier); f != "" {
+		ew.write("<p>Frontier: arena against barriers, from the concurrency optimum (left) to the memory optimum (right); the filled point is this plan.</p>\n")
+		ew.write(f)
+	}
 	ew.printf("<script type=\"application/json\" id=\"bufs\">%s</script>\n", data)
 	ew.printf("<script>\n%s</script>\n</body>\n</html>\n", pageJS)
 	return ew.err

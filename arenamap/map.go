@@ -36,6 +36,9 @@ type Map struct {
 	// Barriers are the steps before which a barrier sits, drawn as
 	// vertical marks at the left edge of that step.
 	Barriers []int64
+	// Frontier, when set, adds the memory/concurrency frontier plot under
+	// the HTML map (frontier.go); SVG ignores it.
+	Frontier []FrontierPoint
 }
 
 // Validate reports every block that cannot be drawn, joined: an empty

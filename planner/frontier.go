@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -78,7 +79,12 @@ func frontierGroupings(g *ir.Graph, order []ir.NodeID, opts Options) ([]grouping
 		o, gs := sortByGroup(order, grp)
 		cands = append(cands, grouping{order: o, groups: gs, lowerBound: s.peak})
 	}
-	slices.SortStableFunc(cands, func(a, b grouping) int { return numGroups(a.groups) - numGroups(b.groups) })
+	slices.SortStableFunc(cands, func(a, b grouping) int {
+		if c := numGroups(a.groups) - numGroups(b.groups); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.lowerBound, b.lowerBound)
+	})
 	out := []grouping{conc}
 	for _, c := range cands {
 		if c.lowerBound < out[len(out)-1].lowerBound {

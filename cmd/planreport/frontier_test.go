@@ -79,3 +79,14 @@ func TestObjectivesTable(t *testing.T) {
 		t.Errorf("frontier without FILE: exit %d, want 2", code)
 	}
 }
+
+// TestFrontierFlag: -frontier adds the plot to the HTML map.
+func TestFrontierFlag(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"-format", "html", "-frontier", "-objective", "balanced", llamaTiny}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if html := out.String(); !strings.Contains(html, `id="frontier"`) || strings.Count(html, `fill="#36c"`) != 1 {
+		t.Errorf("no frontier plot with the current plan marked")
+	}
+}

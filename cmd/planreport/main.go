@@ -7,7 +7,8 @@
 // FILE is a graph (.json, docs/FORMAT.md) or a DSA instance (.csv:
 // id,lower,upper,size[,alignment][,offset]); with no FILE it plans an
 // embedded example graph. Flags: -format text|json|csv (and whatever other
-// files register), -align BYTES (64), -strategy NAME (auto), -o FILE.
+// files register), -align BYTES (64), -strategy NAME (auto), -objective
+// memory|concurrency|balanced (what the plan trades), -o FILE.
 //
 // # Extending planreport (read this before editing main.go: you should not need to)
 //

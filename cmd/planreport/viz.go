@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/memplan/memplan/arenamap"
@@ -18,9 +19,10 @@ import (
 
 // vizOpts holds this run's map flags (set by the extension below).
 var vizOpts struct {
-	colorBy *string
-	width   *int
-	height  *int
+	colorBy  *string
+	width    *int
+	height   *int
+	frontier *bool
 }
 
 func init() {
@@ -30,6 +32,7 @@ func init() {
 		vizOpts.colorBy = fs.String("color", "kind", "with -format svg|html: colour blocks by kind|size")
 		vizOpts.width = fs.Int("map-width", 1200, "with -format svg|html: plot width in pixels")
 		vizOpts.height = fs.Int("map-height", 560, "with -format svg|html: plot height in pixels")
+		vizOpts.frontier = fs.Bool("frontier", false, "with -format html and a graph: add the memory/concurrency frontier plot (arena against barriers)")
 		return hooks{BeforePlan: func(s *session) error {
 			if c := *vizOpts.colorBy; c != "kind" && c != "size" {
 				return fmt.Errorf("-color %q: want kind or size", c)
@@ -65,15 +68,33 @@ func renderMap(w io.Writer, s *session, draw func(io.Writer, *arenamap.Map, aren
 		return err
 	}
 	if g := s.Input.Graph; g != nil && barriersOn != nil && *barriersOn {
-		st, err := memranges.FromPlan(g, s.Input.Order, s.Plan, memranges.BuildOptions{})
+		// The plan's own order: a grouped plan sorts the schedule by group,
+		// and its time axis is groups.
+		st, err := memranges.FromPlan(g, s.Plan.Order, s.Plan, memranges.BuildOptions{})
 		if err != nil {
 			fmt.Fprintf(s.Stderr, "planreport: map without barriers: %v\n", err)
 		} else {
-			order := s.Input.Order
-			if order == nil {
-				order = s.Plan.Order
+			steps := arenamap.BarrierSteps(s.Plan.Order, st.Dispatches, memranges.PlaceBarriers(memranges.Exact, st.Dispatches))
+			for i, k := range steps {
+				steps[i] = s.Plan.GroupOf(int(k))
 			}
-			m.Barriers = arenamap.BarrierSteps(order, st.Dispatches, memranges.PlaceBarriers(memranges.Exact, st.Dispatches))
+			m.Barriers = slices.Compact(steps)
+		}
+	}
+	if g := s.Input.Graph; g != nil && vizOpts.frontier != nil && *vizOpts.frontier {
+		o := s.Opts
+		o.Objective = ""
+		f, err := memranges.BuildFrontier(s.Ctx, g, s.Input.Order, o)
+		if err != nil {
+			return err
+		}
+		for _, p := range f.Points {
+			label := p.Objective
+			if label == "" {
+				label = fmt.Sprintf("%d groups", p.Groups)
+			}
+			cur := p.ArenaBytes == s.Plan.ArenaBytes && p.Groups == s.Plan.Steps
+			m.Frontier = append(m.Frontier, arenamap.FrontierPoint{Barriers: p.Barriers, ArenaBytes: p.ArenaBytes, Label: label, Current: cur})
 		}
 	}
 	return draw(w, m, opt)
