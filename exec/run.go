@@ -47,10 +47,18 @@ type Result struct {
 
 // Load allocates the program's buffers on be, prepares every dispatch's
 // kernel, and uploads every weight and constant that carries data. It
-// reports every dispatch the backend cannot run.
+// first refuses a program with a binding outside its buffer (so no kernel
+// can touch bytes it does not own), and reports every dispatch the backend
+// cannot run.
 func Load(be Backend, p *Program) (*Executable, error) {
 	if p == nil || be == nil {
 		return nil, fmt.Errorf("exec: load needs a program and a backend: %w", ErrProgram)
+	}
+	if p.Graph == nil || len(p.Values) != len(p.Graph.Values) {
+		return nil, fmt.Errorf("exec: load: the program has no graph or not one location per value: %w", ErrProgram)
+	}
+	if err := checkBindings(p); err != nil {
+		return nil, err
 	}
 	x := &Executable{prog: p, be: be, kernels: make([]Kernel, len(p.Dispatches))}
 	var errs []error
