@@ -177,7 +177,7 @@ func (li *listInfo) listGroups(dg *depGraph, order []ir.NodeID, prio []int, limi
 }
 
 // leastLimitGrouping returns the list-scheduled grouping of depth groups
-// under the least limit found by bisection that keeps that depth (prio:
+// under the least limit found by bisection (to 1/256) that keeps that depth (prio:
 // the ALAP group, least slack first, or the schedule), or nil when none
 // keeps it.
 func (li *listInfo) leastLimitGrouping(dg *depGraph, order []ir.NodeID, alap []int, depth int) []int {
@@ -185,8 +185,8 @@ func (li *listInfo) leastLimitGrouping(dg *depGraph, order []ir.NodeID, alap []i
 	if _, d, _ := li.listGroups(dg, order, alap, hi); d != depth {
 		return nil
 	}
-	lo := int64(0) // limit lo loses the depth or is untried
-	for lo+1 < hi {
+	lo := int64(0)                    // limit lo loses the depth or is untried
+	for lo+1 < hi && hi-lo > hi/256 { // to within 0.4% of the limit
 		mid := lo + (hi-lo)/2
 		grp, d, _ := li.listGroups(dg, order, alap, mid)
 		if d == depth {

@@ -39,9 +39,13 @@ import (
 // multiple of the memory plan's arena.
 const BalancedFactor = 1.05
 
-// maxShiftEvals bounds the groupings the slack shifting evaluates, so the
-// concurrency objective stays near-linear on large graphs.
-const maxShiftEvals = 400
+// shiftWork bounds the slack shifting: it evaluates at most shiftWork
+// divided by the number of nodes groupings (each costs one liveness pass),
+// between 16 and 400, so the concurrency objective stays near-linear on
+// large graphs.
+const shiftWork = 1_000_000
+
+func maxShiftEvals(nodes int) int { return min(400, max(16, shiftWork/max(nodes, 1))) }
 
 // planObjective plans a checked order under opts.Objective.
 func planObjective(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Options) (*Plan, error) {
@@ -157,8 +161,8 @@ func ConcurrencyGrouping(g *ir.Graph, order []ir.NodeID, opts Options) ([]ir.Nod
 // neighbours' current groups allow, inside [asap, alap]) while a move
 // lowers the score, at most maxShiftEvals evaluations.
 func (dg *depGraph) shift(g *ir.Graph, order []ir.NodeID, grp []int, score *groupScore, asap, alap []int, opts Options) error {
-	evals := 0
-	for pass := 0; pass < 2 && evals < maxShiftEvals; pass++ {
+	evals, limit := 0, maxShiftEvals(len(order))
+	for pass := 0; pass < 2 && evals < limit; pass++ {
 		moved := false
 		for _, n := range order {
 			if dg.isView[n] || asap[n] == alap[n] {
@@ -166,7 +170,7 @@ func (dg *depGraph) shift(g *ir.Graph, order []ir.NodeID, grp []int, score *grou
 			}
 			lo, hi := dg.predGroup(n, grp)+1, dg.succGroup(n, grp)-1
 			cur := grp[n]
-			for to := max(lo, asap[n]); to <= min(hi, alap[n]) && evals < maxShiftEvals; to++ {
+			for to := max(lo, asap[n]); to <= min(hi, alap[n]) && evals < limit; to++ {
 				if to == cur {
 					continue
 				}

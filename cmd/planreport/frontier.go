@@ -31,6 +31,12 @@ func runFrontier(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "text or json")
 	strategy := fset.String("strategy", "", "placement strategy (default: the planner's)")
+	onnxDims = nil
+	fset.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]`", func(v string) error {
+		dims, err := parseDims(v)
+		onnxDims = dims
+		return err
+	})
 	align := fset.Int64("align", planner.DefaultAlign, "buffer alignment in bytes")
 	if err := fset.Parse(args); err != nil {
 		return 2
