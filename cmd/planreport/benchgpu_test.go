@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,18 +33,23 @@ func benchGPURecords(t *testing.T, args ...string) ([]benchRecord, int, string) 
 	return recs, code, errb.String()
 }
 
-// TestBenchGPUOnCPU measures a zoo model in every CPU variant: one record
-// each, with consistent byte counts, ordered quantiles and outputs that
-// agree across variants.
+// TestBenchGPUOnCPU measures a zoo model under every objective in every CPU
+// variant: one record each, in order, with consistent byte counts, ordered
+// quantiles and outputs that agree across objectives and variants.
 func TestBenchGPUOnCPU(t *testing.T) {
 	recs, code, stderr := benchGPURecords(t, "-runs", "2", "-warmup", "1", "-root", zooDir, "-run-id", "7", zooDir+"/gpt2_tiny.onnx")
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, stderr)
 	}
-	var variants []string
+	var got, want []string
+	for _, o := range planner.Objectives() {
+		for _, v := range []string{"serial", "inferred", "reordered"} {
+			want = append(want, o+"/"+v)
+		}
+	}
 	for _, r := range recs {
-		variants = append(variants, r.Variant)
-		if r.Kind != "memplan" || r.Model != "gpt2_tiny" || r.Run != 7 || r.Objective != "memory" || r.Runs != 2 {
+		got = append(got, r.Objective+"/"+r.Variant)
+		if r.Kind != "memplan" || r.Model != "gpt2_tiny" || r.Run != 7 || r.Runs != 2 {
 			t.Errorf("record %+v", r)
 		}
 		if r.ArenaBytes <= 0 || r.ArenaBytes < r.LowerBoundBytes || r.DeviceBytes != r.ArenaBytes+r.ExternalBytes {
@@ -62,8 +68,8 @@ func TestBenchGPUOnCPU(t *testing.T) {
 			t.Errorf("%s: %d kind rows, %d top rows (the CPU backend times dispatches)", r.Variant, len(r.Kinds), len(r.Top))
 		}
 	}
-	if strings.Join(variants, ",") != "serial,inferred,reordered" {
-		t.Errorf("variants %v", variants)
+	if !slices.Equal(got, want) {
+		t.Errorf("records %v, want %v", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/memplan/memplan/exec"
@@ -66,14 +67,16 @@ func pickVariants(vs []benchVariant, names []string) ([]benchVariant, error) {
 	return out, nil
 }
 
-// benchObjectives lists the planner objectives bench-gpu runs by default.
-func benchObjectives() []string { return []string{"memory"} }
+// benchObjectives lists the planner objectives bench-gpu runs by default:
+// every one the planner offers.
+func benchObjectives() []string { return planner.Objectives() }
 
 // setObjective sets the planner objective by name.
 func setObjective(o *planner.Options, name string) error {
-	if name != "memory" {
-		return fmt.Errorf("unknown objective %q (known: %s)", name, strings.Join(benchObjectives(), ", "))
+	if !slices.Contains(planner.Objectives(), name) {
+		return fmt.Errorf("unknown objective %q (known: %s)", name, strings.Join(planner.Objectives(), ", "))
 	}
+	o.Objective = name
 	return nil
 }
 
