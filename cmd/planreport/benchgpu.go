@@ -91,6 +91,7 @@ type benchRecord struct {
 	UnsharedBytes   int64  `json:"unshared_bytes,omitempty"`
 	DeviceBytes     int64  `json:"device_bytes,omitempty"`   // every buffer the program allocates
 	ExternalBytes   int64  `json:"external_bytes,omitempty"` // inputs, weights, constants
+	DriverBytes     int64  `json:"driver_bytes,omitempty"`   // device memory the loaded program holds, by the driver's free figure
 	Strategy        string `json:"strategy,omitempty"`
 
 	PlanMs   float64    `json:"plan_ms,omitempty"`
@@ -197,6 +198,7 @@ func benchGPU(ctx context.Context, c *benchGPUConfig, models []string, enc *json
 		fmt.Fprintf(stderr, "planreport: bench-gpu: %v\n", err)
 		return 1
 	}
+	defer closeBackends(vs, stderr)
 	code := 0
 	emit := func(r benchRecord) {
 		r.Run, r.Backend = c.runID, c.backend
@@ -218,6 +220,19 @@ func benchGPU(ctx context.Context, c *benchGPUConfig, models []string, enc *json
 		benchModel(ctx, c, vs, file, id, dims, emit)
 	}
 	return code
+}
+
+// closeBackends closes each distinct backend that is an io.Closer.
+func closeBackends(vs []benchVariant, stderr io.Writer) {
+	seen := map[exec.Backend]bool{}
+	for _, v := range vs {
+		if c, ok := v.Backend.(io.Closer); ok && !seen[v.Backend] {
+			seen[v.Backend] = true
+			if err := c.Close(); err != nil {
+				fmt.Fprintf(stderr, "planreport: bench-gpu: close %s: %v\n", v.Name, err)
+			}
+		}
+	}
 }
 
 // benchModel imports one model and measures it under every objective and
@@ -311,9 +326,13 @@ func benchVariantRun(ctx context.Context, c *benchGPUConfig, g *ir.Graph, plan *
 			r.ExternalBytes += b.Bytes
 		}
 	}
-	be, err := v.Backend()
-	if err != nil {
-		return nil, err
+	be := v.Backend
+	mi, hasMemInfo := be.(memInfo)
+	var free0 int64
+	if hasMemInfo {
+		if free0, _, err = mi.MemInfo(); err != nil {
+			return nil, err
+		}
 	}
 	t0 := time.Now()
 	x, err := exec.Load(be, p)
@@ -330,6 +349,13 @@ func benchVariantRun(ctx context.Context, c *benchGPUConfig, g *ir.Graph, plan *
 		if _, err := x.Run(ctx, in, exec.RunOptions{}); err != nil {
 			return nil, fmt.Errorf("warm-up: %w", err)
 		}
+	}
+	if hasMemInfo { // after the warm-up: a CUDA graph is built at the first run
+		free1, _, err := mi.MemInfo()
+		if err != nil {
+			return nil, err
+		}
+		r.DriverBytes = free0 - free1
 	}
 	prof := profile.New()
 	var outs map[ir.ValueID][]byte

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/planner"
@@ -176,5 +177,39 @@ func TestBenchGPUDeadlineStopsAVariant(t *testing.T) {
 	var r benchRecord
 	if _, err := benchVariantRun(context.Background(), c, g, plan, vs[0], in, &r); !errors.Is(err, errPastDeadline) {
 		t.Fatalf("err %v, want errPastDeadline", err)
+	}
+}
+
+// memBackend is the CPU backend with a driver-like free-memory figure that
+// drops by 1000 bytes at every query, and a Close that counts its calls.
+type memBackend struct {
+	*cpu.Backend
+	free   int64
+	closed int
+}
+
+func (b *memBackend) MemInfo() (int64, int64, error) { b.free -= 1000; return b.free, 1 << 30, nil }
+func (b *memBackend) Close() error                   { b.closed++; return nil }
+
+// TestBenchGPUDriverBytesAndClose: a backend with MemInfo gets driver_bytes
+// (free before Load minus free after the warm-up), and a backend shared by
+// every variant is closed once at the end.
+func TestBenchGPUDriverBytesAndClose(t *testing.T) {
+	be := &memBackend{Backend: cpu.New(cpu.Options{}), free: 1 << 30}
+	benchBackends["test-mem"] = func(benchBackendOptions) ([]benchVariant, error) {
+		return []benchVariant{{Name: "a", Mode: exec.Serial, Backend: be}, {Name: "b", Mode: exec.Inferred, Backend: be}}, nil
+	}
+	defer delete(benchBackends, "test-mem")
+	recs, code, stderr := benchGPURecords(t, "-backend", "test-mem", "-objectives", "memory", "-runs", "1", "-warmup", "0", zooDir+"/gpt2_tiny.onnx")
+	if code != 0 || len(recs) != 2 {
+		t.Fatalf("code %d, %d records: %s", code, len(recs), stderr)
+	}
+	for _, r := range recs {
+		if r.DriverBytes != 1000 {
+			t.Errorf("%s: driver_bytes %d, want 1000", r.Variant, r.DriverBytes)
+		}
+	}
+	if be.closed != 1 {
+		t.Errorf("closed %d times, want once", be.closed)
 	}
 }

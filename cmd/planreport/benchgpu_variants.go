@@ -18,7 +18,14 @@ import (
 type benchVariant struct {
 	Name    string
 	Mode    exec.Mode
-	Backend func() (exec.Backend, error)
+	Backend exec.Backend // shared by every model; closed at the end when it is an io.Closer
+}
+
+// memInfo is implemented by backends that can say how much device memory
+// is free (the CUDA driver's figure): bench-gpu then reports what a loaded
+// program really holds beside what it asked for.
+type memInfo interface {
+	MemInfo() (free, total int64, err error)
 }
 
 // benchBackendOptions are what every backend of bench-gpu may need.
@@ -33,7 +40,7 @@ var benchBackends = map[string]func(benchBackendOptions) ([]benchVariant, error)
 		be := cpu.New(cpu.Options{})
 		var vs []benchVariant
 		for _, m := range exec.Modes() {
-			vs = append(vs, benchVariant{Name: m.String(), Mode: m, Backend: func() (exec.Backend, error) { return be, nil }})
+			vs = append(vs, benchVariant{Name: m.String(), Mode: m, Backend: be})
 		}
 		return vs, nil
 	},
