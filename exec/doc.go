@@ -22,12 +22,16 @@
 // Calls in order (Compile does the first three in one call):
 //
 //	order, _ := g.Schedule()
-//	plan, _ := planner.PlanGraph(ctx, g, order, planner.Options{})
-//	prog, _ := exec.CompilePlan(g, order, plan, exec.Inferred) // Assemble + Synchronize
+//	plan, _ := planner.PlanGraph(ctx, g, order, planner.Options{}) // any Objective
+//	prog, _ := exec.CompilePlan(g, plan.Order, plan, exec.Inferred) // Assemble + Synchronize
 //	x, _ := exec.Load(cpu.New(cpu.Options{}), prog)   // alloc, prepare, upload weights
 //	res, _ := x.Run(ctx, inputs, exec.RunOptions{Profiler: p})
 //	_ = res.Outputs                                   // dense bytes per output value
 //	x.Close()
+//
+// A plan of the concurrency or balanced objective is grouped
+// (planner.Plan.Groups): its lifespans hold only for orders that run its
+// groups in turn, such as plan.Order; CompilePlan refuses others.
 //
 // Assemble builds a program from plain data (a Layout: buffers and a
 // location per value; barrier positions) for callers with their own plan;

@@ -54,7 +54,8 @@
 // chosen among ASAP, ALAP and slack shifts for the least grouped peak, so
 // that sharing bytes adds no barrier; "balanced" the fewest groups within
 // BalancedFactor of the memory arena. FrontierPlans (frontier.go) gives
-// the plans between the two, splitting the group where the bytes peak.
+// the plans between the two: groupings list-scheduled under a sweep of
+// byte limits (listsched.go), each placed like any other.
 //
 // The calls, in order:
 //
