@@ -2,6 +2,8 @@ package exec
 
 import (
 	"context"
+
+	"github.com/memplan/memplan/memranges"
 )
 
 // Backend is a device that runs programs: the CPU backend (exec/cpu), Metal
@@ -11,17 +13,18 @@ import (
 //
 // How the verbs map onto devices:
 //
-//	verb      CPU (exec/cpu)              Metal                                    CUDA
-//	Alloc     one aligned []byte each     one MTLBuffer each (shared storage,      cudaMalloc each
-//	                                      untracked hazards)
-//	Prepare   kernel func + parsed attrs  MTLComputePipelineState (cached)         CUfunction + launch params
-//	Dispatch  append to current group     setComputePipelineState,                 launch on stream (d.Index mod k)
-//	                                      setBuffer:offset:atIndex: per Binding,   of the group's streams
-//	                                      setBytes params, dispatchThreadgroups
-//	Barrier   close the group: all of it  memoryBarrierWithScope:                  event on every stream of the
-//	          finishes before the next    MTLBarrierScopeBuffers                   group, every stream waits on all
-//	Commit    start the groups running    endEncoding + commit                     cudaGraphLaunch / nothing
-//	Wait      wait for the last group     waitUntilCompleted; GPUStart/EndTime     cudaStreamSynchronize
+//	verb      CPU (exec/cpu)              Metal                                    CUDA (exec/cuda)
+//	Alloc     one aligned []byte each     one MTLBuffer each (shared storage,      cuMemAlloc each (arena + one per
+//	                                      untracked hazards)                       external buffer)
+//	Prepare   kernel func + parsed attrs  MTLComputePipelineState (cached)         launch.Plan + CUfunction per launch
+//	Dispatch  append to current group     setComputePipelineState,                 record: a kernel node per launch
+//	                                      setBuffer:offset:atIndex: per Binding,   (graph) or a launch (stream mode),
+//	                                      setBytes params, dispatchThreadgroups    pointers = base + offset
+//	Barrier   close the group: all of it  memoryBarrierWithScope:                  close the group: the next group's
+//	          finishes before the next    MTLBarrierScopeBuffers                   nodes depend on its join node
+//	Commit    start the groups running    endEncoding + commit                     cuGraphLaunch of the graph built and
+//	                                                                               instantiated once per program
+//	Wait      wait for the last group     waitUntilCompleted; GPUStart/EndTime     event wait; cuEventElapsedTime
 //
 // Between two barriers the dispatches of a group may run in any order or all
 // at once: the program guarantees they do not conflict. A backend that cannot
@@ -47,6 +50,17 @@ type Backend interface {
 	Prepare(d *Dispatch) (Kernel, error)
 	// NewEncoder opens a command stream over mem for one run.
 	NewEncoder(mem Memory) (Encoder, error)
+}
+
+// EdgeEncoder is an Encoder that can order dispatches point to point (CUDA
+// graph edges) instead of by barriers. When a program carries Edges, Run
+// hands them over with UseEdges before the first Dispatch; the encoder may
+// then order by the edges alone, and still receives the Barrier calls.
+type EdgeEncoder interface {
+	Encoder
+	// UseEdges passes Program.Edges: dispatch From finishes before
+	// dispatch To starts (indices into Program.Dispatches).
+	UseEdges(edges []memranges.Edge) error
 }
 
 // Kernel is a backend's prepared handle for one dispatch (opaque to the driver).
@@ -90,4 +104,7 @@ type Span struct {
 type Timings struct {
 	Dispatches []Span
 	Groups     []Span
+	// Device is the span of the whole run on the device (a command buffer,
+	// a CUDA graph launch), zero when not measured.
+	Device Span
 }

@@ -155,6 +155,11 @@ func (x *Executable) Run(ctx context.Context, inputs map[ir.ValueID][]byte, opts
 	if err != nil {
 		return nil, fmt.Errorf("exec: %s: new encoder: %w", x.be.Name(), err)
 	}
+	if ee, ok := enc.(EdgeEncoder); ok && x.prog.Edges != nil && !opts.UnsafeDropBarriersForTesting {
+		if err := ee.UseEdges(x.prog.Edges); err != nil {
+			return nil, fmt.Errorf("exec: %s: edges: %w", x.be.Name(), err)
+		}
+	}
 	bi := 0
 	for i := range x.prog.Dispatches {
 		if bi < len(x.prog.Barriers) && x.prog.Barriers[bi] == i {

@@ -1,0 +1,232 @@
+package cuda_test
+
+// Tests on a real GPU. Each skips with a one-line reason where
+// libcuda.so.1 cannot be loaded (CI has no GPU). On a machine with one:
+//
+//	go test -c -o bin/cuda.test ./exec/cuda
+//	cd exec/cuda && ../../bin/cuda.test -test.v -test.run GPU
+//
+// -cuda.bench=FILE also writes the benchmark table's data (TestGPUBench).
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/exec/cuda"
+	"github.com/memplan/memplan/ir"
+	"github.com/memplan/memplan/onnx"
+)
+
+var (
+	libDir     = flag.String("cuda.libdir", "", "directory searched first for libcuda.so.1 and libnvrtc.so")
+	gpuGraphs  = flag.Int("cuda.graphs", 100, "random graphs in TestGPURandomGraphs")
+	benchFile  = flag.String("cuda.bench", "", "TestGPUBench writes its measurements (TSV) to this file; empty skips it")
+	benchRuns  = flag.Int("cuda.runs", 200, "timed graph launches per model and mode in TestGPUBench")
+	benchWarm  = flag.Int("cuda.warmup", 20, "untimed launches before TestGPUBench times")
+	zooPattern = flag.String("cuda.zoo", "../../testdata/models/*_full", "glob of the full zoo model directories")
+)
+
+// gpuMode is one way of running a program on the GPU: the program's exec
+// mode and the backend's Sync.
+type gpuMode struct {
+	name string
+	mode exec.Mode
+	sync cuda.Sync
+}
+
+// gpuModes: serial, inferred, reordered (barrier-group graphs), edges
+// (the inferred program's edges as graph dependencies) and stream (no
+// graph). serial comes first: the others must equal it bit for bit.
+var gpuModes = []gpuMode{
+	{"serial", exec.Serial, cuda.Barriers},
+	{"inferred", exec.Inferred, cuda.Barriers},
+	{"reordered", exec.Reordered, cuda.Barriers},
+	{"edges", exec.Inferred, cuda.Edges},
+	{"stream", exec.Inferred, cuda.Stream},
+}
+
+// backend opens the GPU with sync, or skips t where there is none.
+func backend(t testing.TB, sync cuda.Sync) *cuda.Backend {
+	t.Helper()
+	var dirs []string
+	if *libDir != "" {
+		dirs = []string{*libDir}
+	}
+	be, err := cuda.New(cuda.Options{LibDirs: dirs, Sync: sync})
+	if errors.Is(err, cuda.ErrNoDriver) {
+		t.Skip("no CUDA driver: " + strings.SplitN(err.Error(), "\n", 2)[0])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := be.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return be
+}
+
+// backends opens one backend per Sync.
+func backends(t testing.TB) map[cuda.Sync]*cuda.Backend {
+	out := map[cuda.Sync]*cuda.Backend{}
+	for _, s := range []cuda.Sync{cuda.Barriers, cuda.Edges, cuda.Stream} {
+		out[s] = backend(t, s)
+	}
+	return out
+}
+
+// zooModels lists the full zoo models (directory, name).
+func zooModels(t testing.TB) map[string]string {
+	dirs, err := filepath.Glob(*zooPattern)
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no zoo models match %s (%v)", *zooPattern, err)
+	}
+	out := map[string]string{}
+	for _, d := range dirs {
+		out[strings.TrimSuffix(filepath.Base(d), "_full")] = d
+	}
+	return out
+}
+
+// relErr is max |got-want| / max |want| (NaN anywhere, or a length
+// mismatch, gives +Inf), as onnx's zoo test measures the CPU backend.
+func relErr(got, want []float32) float64 {
+	if len(got) != len(want) {
+		return math.Inf(1)
+	}
+	var diff, scale float64
+	for i := range want {
+		d := math.Abs(float64(got[i]) - float64(want[i]))
+		if math.IsNaN(d) {
+			return math.Inf(1)
+		}
+		diff = max(diff, d)
+		scale = max(scale, math.Abs(float64(want[i])))
+	}
+	if scale == 0 {
+		return diff
+	}
+	return diff / scale
+}
+
+func f32s(b []byte) []float32 {
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
+	}
+	return out
+}
+
+// TestRelErrCatchesCorruption: the comparison above fails on a changed
+// element, a NaN and a length mismatch.
+func TestRelErrCatchesCorruption(t *testing.T) {
+	want := []float32{1, -2, 4}
+	if relErr(want, want) != 0 {
+		t.Error("equal outputs differ")
+	}
+	if e := relErr([]float32{1, -2, 4.004}, want); e < 9e-4 {
+		t.Errorf("a changed element gives %g", e)
+	}
+	if !math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1) || !math.IsInf(relErr(want[:1], want), 1) {
+		t.Error("NaN or length mismatch not caught")
+	}
+}
+
+// loadZoo imports a full model with its test_data_set_0 inputs and
+// PyTorch's outputs.
+func loadZoo(t testing.TB, dir string, fuse bool) (*ir.Graph, map[ir.ValueID][]byte, map[ir.ValueID][]float32) {
+	t.Helper()
+	g, err := onnx.ImportFile(filepath.Join(dir, "model.onnx"), onnx.Options{Fuse: fuse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := onnx.ReadInputs(g, filepath.Join(dir, "test_data_set_0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := onnx.ReadOutputs(g, filepath.Join(dir, "test_data_set_0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[ir.ValueID][]float32{}
+	for id, tv := range ref {
+		want[id] = f32s(tv.Data)
+	}
+	return g, ins, want
+}
+
+// TestGPUZooMatchesPyTorch runs every full zoo model (and again fused) in
+// every GPU mode, twice per executable (the second run replays the
+// instantiated graph), against PyTorch's saved output, and checks that
+// every mode and run equals the serial run bit for bit.
+func TestGPUZooMatchesPyTorch(t *testing.T) {
+	bes := backends(t)
+	for name, dir := range zooModels(t) {
+		for _, fuse := range []bool{false, true} {
+			label := name
+			if fuse {
+				label += "+fuse"
+			}
+			t.Run(label, func(t *testing.T) {
+				g, ins, want := loadZoo(t, dir, fuse)
+				var first map[ir.ValueID][]byte
+				for _, m := range gpuModes {
+					prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode})
+					if err != nil {
+						t.Fatal(err)
+					}
+					x, err := exec.Load(bes[m.sync], prog)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for run := range 2 {
+						res, err := x.Run(context.Background(), ins, exec.RunOptions{})
+						if err != nil {
+							t.Fatalf("%s run %d: %v", m.name, run, err)
+						}
+						for id, w := range want {
+							rel := relErr(f32s(res.Outputs[id]), w)
+							if run == 0 {
+								t.Logf("%s %s: max relative error %.3g vs PyTorch (%d dispatches, %d barriers, %d edges, GPU %d ns)",
+									g.Values[id].Name, m.name, rel, len(prog.Dispatches), len(prog.Barriers), len(prog.Edges), res.Timings.Device.EndNs)
+							}
+							if rel > 1e-4 {
+								t.Errorf("%s %s run %d: relative error %.3g > 1e-4", g.Values[id].Name, m.name, run, rel)
+							}
+						}
+						if first == nil {
+							first = res.Outputs
+							continue
+						}
+						for id, b := range res.Outputs {
+							if string(b) != string(first[id]) {
+								t.Errorf("%s run %d: output %s differs from the serial run", m.name, run, g.Values[id].Name)
+							}
+						}
+					}
+					if err := x.Close(); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// cpuRun runs a program on the CPU backend.
+func cpuRun(t testing.TB, p *exec.Program, in map[ir.ValueID][]byte) *exec.Result {
+	t.Helper()
+	res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{}), p, in, exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -1,0 +1,49 @@
+// common.cuh: types and index helpers every kernel uses. The argument
+// structs (Tensor, UnaryParams, ...) are not declared here: the backend
+// prepends launch.CDecls(), generated from the Go structs, so they cannot
+// drift. The other .cu files are appended in name order into one NVRTC
+// program (kernels.go). No headers: NVRTC compiles this alone.
+//
+// Every kernel is extern "C" (unmangled names, as launch.Plan names them),
+// takes its argument struct by value as parameter 0 and then one device
+// pointer per operand, already offset to the operand's element 0 (arena
+// base + plan offset). One thread per output element unless a kernel says
+// otherwise; blockIdx.x * blockDim.x + threadIdx.x is the flat index.
+
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long long ulong;
+typedef long long llong;
+
+#define INF_F __int_as_float(0x7f800000)
+
+__device__ __forceinline__ int flat_index() {
+    return int(blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+// tensor_offset is the element offset of logical flat index i: decompose i
+// by the shape (last dimension fastest) and dot with the strides. Same as
+// exec/metal/kernels/common.metal.
+__device__ __forceinline__ int tensor_offset(const Tensor& t, int i) {
+    int off = 0;
+    for (int k = t.Rank - 1; k >= 0; k--) {
+        int d = t.Shape[k];
+        off += (i % d) * t.Strides[k];
+        i /= d;
+    }
+    return off;
+}
+
+// f16 conversions through PTX (NVRTC has no cuda_fp16.h without headers).
+__device__ __forceinline__ float half_to_float(ushort h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+
+__device__ __forceinline__ ushort float_to_half(float f) {
+    ushort h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
