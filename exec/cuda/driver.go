@@ -7,6 +7,11 @@ package cuda
 // graph node, so memory, parameter packing, graph building and timing are
 // tested on any machine.
 
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
 // devPtr is a device address (CUdeviceptr).
 type devPtr uint64
 
@@ -66,4 +71,23 @@ type driver interface {
 	graphDestroy(g handle) error
 	// close unloads the module and releases the primary context.
 	close() error
+}
+
+// packArgs lays out a launch's kernel parameters: the argument struct, then
+// each device pointer, in one block (8-byte aligned), and the array of
+// pointers to each of them that the driver reads. Both stay alive through
+// runtime.KeepAlive at the caller.
+func packArgs(l *kernelLaunch) (block []byte, ptrs []uintptr) {
+	n := (len(l.params) + 7) &^ 7
+	block = make([]byte, n+8*len(l.ptrs)+8)
+	copy(block, l.params)
+	base := uintptr(unsafe.Pointer(&block[0]))
+	ptrs = make([]uintptr, 0, 1+len(l.ptrs))
+	ptrs = append(ptrs, base)
+	for i, p := range l.ptrs {
+		off := n + 8*i
+		binary.LittleEndian.PutUint64(block[off:], uint64(p))
+		ptrs = append(ptrs, base+uintptr(off))
+	}
+	return block, ptrs
 }

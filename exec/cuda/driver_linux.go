@@ -406,25 +406,6 @@ func (d *cudaDriver) streamDestroy(s handle) error {
 	return d.call("cuStreamDestroy_v2", func() int32 { return d.a.cuStreamDestroy(uintptr(s)) })
 }
 
-// packArgs lays out a launch's kernel parameters: the argument struct, then
-// each device pointer, in one block (8-byte aligned), and the array of
-// pointers to each of them that the driver reads. Both stay alive through
-// runtime.KeepAlive at the caller.
-func packArgs(l *kernelLaunch) (block []byte, ptrs []uintptr) {
-	n := (len(l.params) + 7) &^ 7
-	block = make([]byte, n+8*len(l.ptrs)+8)
-	copy(block, l.params)
-	base := uintptr(unsafe.Pointer(&block[0]))
-	ptrs = make([]uintptr, 0, 1+len(l.ptrs))
-	ptrs = append(ptrs, base)
-	for i, p := range l.ptrs {
-		off := n + 8*i
-		*(*uint64)(unsafe.Pointer(&block[off])) = uint64(p)
-		ptrs = append(ptrs, base+uintptr(off))
-	}
-	return block, ptrs
-}
-
 func (d *cudaDriver) launch(s handle, l *kernelLaunch) error {
 	block, ptrs := packArgs(l)
 	err := d.call("cuLaunchKernel", func() int32 {

@@ -61,7 +61,7 @@ func backend(t testing.TB, sync cuda.Sync) *cuda.Backend {
 	}
 	be, err := cuda.New(cuda.Options{LibDirs: dirs, Sync: sync})
 	if errors.Is(err, cuda.ErrNoDriver) {
-		t.Skip("no CUDA driver: " + strings.SplitN(err.Error(), "\n", 2)[0])
+		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -263,16 +263,23 @@ func (p *planState) binary() error {
 	x, y, out := p.d.Inputs[0], p.d.Inputs[1], p.d.Outputs[0]
 	code := binaryCode(p.d.Op)
 	kernel := "binary_f32"
-	if err := p.requireF32(x, y); err != nil {
-		return err
-	}
-	if code >= BinaryEqual {
+	switch {
+	case intBinary(code, x, y, out):
+		// i64 Add/Sub/Mul/Max/Min (wrapping, like the CPU backend); Div and
+		// Pow can fail on integers, which a kernel cannot report.
+		kernel = "binary_i64"
+	case code >= BinaryEqual:
 		kernel = "compare_f32"
+		if err := p.requireF32(x, y); err != nil {
+			return err
+		}
 		if out.DType != ir.Bool {
 			return p.errorf(ErrUnsupported, "comparison output is %v, want bool", out.DType)
 		}
-	} else if err := p.requireF32(out); err != nil {
-		return err
+	default:
+		if err := p.requireF32(x, y, out); err != nil {
+			return err
+		}
 	}
 	ops, err := p.operands(x, y, out)
 	if err != nil {
@@ -290,6 +297,21 @@ func (p *planState) binary() error {
 	}
 	p.add(kernel, a, Numel(out.Shape), []exec.Binding{x, y, out}, false, false, true)
 	return nil
+}
+
+// intBinary reports whether a binary op runs on the i64 kernel.
+func intBinary(code int32, bs ...exec.Binding) bool {
+	switch code {
+	case BinaryAdd, BinarySub, BinaryMul, BinaryMax, BinaryMin:
+	default:
+		return false
+	}
+	for _, b := range bs {
+		if b.DType != ir.I64 {
+			return false
+		}
+	}
+	return true
 }
 
 // sizeKernel names the element-size variant of a dtype-agnostic kernel.

@@ -166,6 +166,7 @@ func opGraphs(t *testing.T) []corpusGraph {
 		mask := b.Op("Greater", nil, x, b.Op("Neg", nil, x))
 		b.Output(
 			b.Op("Where", nil, mask, k, b.Op("Concat", ir.Attrs{"axis": ai(1)}, k1, k2)),
+			b.Op("Sub", nil, b.Op("Mul", nil, k, k), b.Op("Max", nil, k, k1)),
 			b.Op("Transpose", nil, mask),
 			b.Op("Gather", ir.Attrs{"axis": ai(1)}, mask, b.Op("Cast", ir.Attrs{"to": ir.Str("i64")}, b.Op("Relu", nil, x))),
 			b.Op("Concat", ir.Attrs{"axis": ai(1)}, j, j),

@@ -61,7 +61,7 @@ func kernelParams(kernel string) (reflect.Type, bool) {
 		base = kernel[:i]
 	}
 	m := map[string]any{
-		"unary_f32": launch.UnaryParams{}, "binary_f32": launch.BinaryParams{}, "compare_f32": launch.BinaryParams{},
+		"unary_f32": launch.UnaryParams{}, "binary_f32": launch.BinaryParams{}, "binary_i64": launch.BinaryParams{}, "compare_f32": launch.BinaryParams{},
 		"where": launch.WhereParams{}, "batchnorm_f32": launch.BatchNormParams{}, "matmul_f32": launch.MatMulParams{},
 		"conv2d_f32": launch.ConvParams{}, "convtranspose2d_f32": launch.ConvParams{}, "pool2d_f32": launch.PoolParams{},
 		"rows_f32": launch.RowParams{}, "copy": launch.CopyParams{}, "cast_any": launch.CastParams{}, "gather": launch.GatherParams{},
@@ -107,6 +107,15 @@ func emulate(kernel string, params []byte, mem *hostMemory, binds map[int][2]int
 			y.setF32(off32(&p.Out, i), unaryOp(p.Op, x.f32(off32(&p.In, i)), p.Alpha, p.Beta))
 		}
 	case *launch.BinaryParams:
+		if kernel == "binary_i64" {
+			a, b, y := buf(1, 8), buf(2, 8), buf(3, 8)
+			for i := int32(0); i < n && i < p.N; i++ {
+				u := int64(binary.LittleEndian.Uint64(a.raw(off32(&p.A, i))))
+				v := int64(binary.LittleEndian.Uint64(b.raw(off32(&p.B, i))))
+				binary.LittleEndian.PutUint64(y.raw(off32(&p.Out, i)), uint64(binaryI64(p.Op, u, v)))
+			}
+			break
+		}
 		a, b := buf(1, 4), buf(2, 4)
 		cmp := kernel == "compare_f32"
 		y := buf(3, 4)

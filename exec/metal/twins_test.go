@@ -92,6 +92,23 @@ func binaryOp(op int32, a, b float32) float32 {
 	return 0
 }
 
+// binaryI64 is the twin of binary_i64 (elementwise.metal).
+func binaryI64(op int32, a, b int64) int64 {
+	switch op {
+	case launch.BinaryAdd:
+		return a + b
+	case launch.BinarySub:
+		return a - b
+	case launch.BinaryMul:
+		return a * b
+	case launch.BinaryMax:
+		return max(a, b)
+	case launch.BinaryMin:
+		return min(a, b)
+	}
+	return 0
+}
+
 func b2u(b bool) byte {
 	if b {
 		return 1

@@ -87,3 +87,21 @@ extern "C" __global__ void batchnorm_f32(BatchNormParams p, const float* x, cons
     float s = var[tensor_offset(p.Var, i)];
     y[tensor_offset(p.Out, i)] = (v - m) / sqrtf(s + p.Eps) * scale[tensor_offset(p.Scale, i)] + bias[tensor_offset(p.Bias, i)];
 }
+
+// binary_i64: Add, Sub, Mul, Max, Min of i64 (launch.Plan sends no other
+// op here); wrapping like Go's int64, as the CPU backend computes.
+extern "C" __global__ void binary_i64(BinaryParams p, const llong* a, const llong* b, llong* y) {
+    int i = flat_index();
+    if (i >= p.N) return;
+    ulong u = ulong(a[tensor_offset(p.A, i)]);
+    ulong v = ulong(b[tensor_offset(p.B, i)]);
+    llong r = 0;
+    switch (p.Op) {
+    case 0: r = llong(u + v); break;
+    case 1: r = llong(u - v); break;
+    case 2: r = llong(u * v); break;
+    case 5: r = max(llong(u), llong(v)); break;
+    case 6: r = min(llong(u), llong(v)); break;
+    }
+    y[tensor_offset(p.Out, i)] = r;
+}

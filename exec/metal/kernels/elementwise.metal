@@ -94,6 +94,28 @@ kernel void compare_f32(constant BinaryParams& p [[buffer(0)]],
     y[tensor_offset(p.Out, i)] = r ? 1 : 0;
 }
 
+// binary_i64: Add, Sub, Mul, Max, Min of i64 (launch.Plan sends no other
+// op here); wrapping like Go's int64, as the CPU backend computes.
+kernel void binary_i64(constant BinaryParams& p [[buffer(0)]],
+                       device const long* a [[buffer(1)]],
+                       device const long* b [[buffer(2)]],
+                       device long* y [[buffer(3)]],
+                       uint gid [[thread_position_in_grid]]) {
+    int i = int(gid);
+    if (i >= p.N) return;
+    ulong u = ulong(a[tensor_offset(p.A, i)]);
+    ulong v = ulong(b[tensor_offset(p.B, i)]);
+    long r = 0;
+    switch (p.Op) {
+    case 0: r = long(u + v); break;
+    case 1: r = long(u - v); break;
+    case 2: r = long(u * v); break;
+    case 5: r = max(long(u), long(v)); break;
+    case 6: r = min(long(u), long(v)); break;
+    }
+    y[tensor_offset(p.Out, i)] = r;
+}
+
 // layout WhereParams size 276: N 0, Cond 4, X 72, Y 140, Out 208
 struct WhereParams {
     int N;

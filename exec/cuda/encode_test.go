@@ -1,0 +1,142 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/exec/launch"
+)
+
+// TestStreamMode: every launch on the stream in program order, one event
+// before and after each dispatch, spans per dispatch and per group, and
+// no graph.
+func TestStreamMode(t *testing.T) {
+	g := testGraph(t)
+	p := compile(t, g, exec.Inferred)
+	f := newFake(t)
+	x, err := exec.Load(newBackend(f, Options{Sync: Stream}), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	res, err := x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.graphs) != 0 || f.graphRuns != 0 {
+		t.Errorf("stream mode made %d graphs", len(f.graphs))
+	}
+	var kernels []string
+	for i := range p.Dispatches {
+		ls, err := launchesOf(&p.Dispatches[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		kernels = append(kernels, ls...)
+	}
+	if len(f.launches) != len(kernels) {
+		t.Fatalf("%d launches, %d planned", len(f.launches), len(kernels))
+	}
+	for i, l := range f.launches {
+		if l.fn != f.kernels[kernels[i]] {
+			t.Errorf("launch %d: function %d, want %s", i, l.fn, kernels[i])
+		}
+	}
+	tm := res.Timings
+	if len(tm.Dispatches) != len(p.Dispatches) || len(tm.Groups) != len(p.Groups()) {
+		t.Fatalf("%d dispatch spans, %d group spans; want %d, %d", len(tm.Dispatches), len(tm.Groups), len(p.Dispatches), len(p.Groups()))
+	}
+	for i, s := range tm.Dispatches {
+		if s.EndNs <= s.StartNs || (i > 0 && s.StartNs != tm.Dispatches[i-1].EndNs) {
+			t.Errorf("dispatch %d span %+v after %+v", i, s, tm.Dispatches[max(i-1, 0)])
+		}
+	}
+	if tm.Device.EndNs != tm.Dispatches[len(p.Dispatches)-1].EndNs {
+		t.Errorf("device span %+v, last dispatch ends %d", tm.Device, tm.Dispatches[len(p.Dispatches)-1].EndNs)
+	}
+}
+
+// TestEncoderMisuse: calls out of order wrap ErrEncoderState, foreign
+// handles ErrBadHandle.
+func TestEncoderMisuse(t *testing.T) {
+	f := newFake(t)
+	be := newBackend(f, Options{})
+	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 64}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Release()
+	enc, err := be.NewEncoder(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := enc.Wait(context.Background()); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("wait before commit: %v", err)
+	}
+	if err := enc.Dispatch("not a kernel", &exec.Dispatch{}); !errors.Is(err, ErrBadHandle) {
+		t.Errorf("foreign kernel: %v", err)
+	}
+	if err := enc.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Commit(); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("second commit: %v", err)
+	}
+	if err := enc.Barrier(); !errors.Is(err, ErrEncoderState) {
+		t.Errorf("barrier after commit: %v", err)
+	}
+	if _, err := be.NewEncoder(nil); !errors.Is(err, ErrBadHandle) {
+		t.Errorf("foreign memory: %v", err)
+	}
+}
+
+// TestDriverErrorsSurface: a failing launch names the call and wraps
+// ErrDriver.
+func TestDriverErrorsSurface(t *testing.T) {
+	g := testGraph(t)
+	p := compile(t, g, exec.Serial)
+	f := newFake(t)
+	x, err := exec.Load(newBackend(f, Options{Sync: Stream}), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	f.failOn = "cuLaunchKernel"
+	_, err = x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
+	var de *DriverError
+	if !errors.Is(err, ErrDriver) || !errors.As(err, &de) || de.Call != "cuLaunchKernel" {
+		t.Errorf("err = %v, want a cuLaunchKernel DriverError", err)
+	}
+}
+
+// TestNewWithoutDevice: a device ordinal no machine has is ErrNoDriver,
+// with or without a driver installed.
+func TestNewWithoutDevice(t *testing.T) {
+	if _, err := New(Options{Device: 1 << 20, LibDirs: []string{t.TempDir()}}); !errors.Is(err, ErrNoDriver) {
+		t.Errorf("err = %v, want ErrNoDriver", err)
+	}
+	if _, err := New(Options{Sync: Stream + 1}); !errors.Is(err, exec.ErrMode) {
+		t.Errorf("bad sync: %v, want exec.ErrMode", err)
+	}
+}
+
+// launchesOf names the kernels of a dispatch's non-empty launches.
+func launchesOf(d *exec.Dispatch) ([]string, error) {
+	ls, err := launch.Plan(d)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := range ls {
+		g, err := geometryOf(&ls[i])
+		if err != nil {
+			return nil, err
+		}
+		if g.blocks > 0 {
+			out = append(out, ls[i].Kernel)
+		}
+	}
+	return out, nil
+}
