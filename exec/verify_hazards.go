@@ -20,14 +20,12 @@ import (
 // Ordering the hazards that exist is not enough: two dispatches swapped
 // across a barrier still have every hazard ordered, the wrong way round. So
 // the oracle also checks what the order must be. Every value lives in its
-// root's storage (the graph's view chains), and two roots whose windows
-// meet in one buffer may share those bytes only one after the other: every
-// dispatch touching one must come before every dispatch touching the
-// other, the two meeting at most in one dispatch that reads the first and
-// writes the second over exactly the same window (in place). A graph
-// output is read after the last dispatch, so its root lives to the end; an
-// input, weight or constant is uploaded before the first dispatch and
-// serves every run, so it lives throughout.
+// root's storage (the graph's view chains), and a read must see what its
+// own root last wrote there: no write of another root may fall over the
+// read's bytes between the two (in the same dispatch only in place, over
+// exactly the same window). An input, weight or constant counts as written
+// before the first dispatch; a graph output is read once more after the
+// last.
 // The check is quadratic in the roots and the dispatches; it is a test
 // oracle, not a fast path.
 
@@ -148,8 +146,13 @@ func (p *Program) edgeReach() [][]uint64 {
 	return reach
 }
 
-// verifyRootOrder checks that roots sharing bytes are used one after the
-// other in the program's order.
+// verifyRootOrder checks that every read sees the bytes its own root last
+// wrote: between the last write of a read's root over the read's window
+// (before the read; the upload, for an input, weight or constant) and the
+// read, no dispatch writes another root over those bytes. A dispatch that
+// reads one root and writes another over the same bytes (in place) must
+// use exactly the same window for both. Graph outputs are read once more
+// after the last dispatch.
 func (p *Program) verifyRootOrder() []error {
 	g := p.Graph
 	n := len(p.Dispatches)
@@ -164,95 +167,58 @@ func (p *Program) verifyRootOrder() []error {
 		}
 		root[i] = r
 	}
-	// Per root: first and last dispatch touching it, and its byte window
-	// (the union of its bindings') per buffer.
-	type life struct {
-		first, last int
-		buf         int
-		lo, hi      int64
-		used        bool
-	}
-	lives := make([]life, len(g.Values))
+	valid := func(b *Binding) bool { return g.Value(b.Value) != nil && b.LoBytes < b.HiBytes }
+	writes := make([][]*Binding, n)
 	for i := range p.Dispatches {
-		d := &p.Dispatches[i]
-		for _, bs := range [][]Binding{d.Inputs, d.Outputs} {
-			for k := range bs {
-				b := &bs[k]
-				if b.LoBytes >= b.HiBytes || g.Value(b.Value) == nil {
+		for k := range p.Dispatches[i].Outputs {
+			if b := &p.Dispatches[i].Outputs[k]; valid(b) {
+				writes[i] = append(writes[i], b)
+			}
+		}
+	}
+	var errs []error
+	const maxListed = 100
+	check := func(j int, r *Binding) {
+		a := root[r.Value]
+		last := -1 // the upload, for external roots and anything never written
+		for k := j - 1; k >= 0 && last < 0; k-- {
+			for _, w := range writes[k] {
+				if root[w.Value] == a && w.Buffer == r.Buffer && meets(w, r) {
+					last = k
+					break
+				}
+			}
+		}
+		for k := last + 1; k <= j && k < n && len(errs) < maxListed; k++ {
+			for _, w := range writes[k] {
+				if root[w.Value] == a || w.Buffer != r.Buffer || !meets(w, r) {
 					continue
 				}
-				l := &lives[root[b.Value]]
-				if !l.used {
-					*l = life{first: i, last: i, buf: b.Buffer, lo: b.LoBytes, hi: b.HiBytes, used: true}
-					continue
+				if k == j && w.OffsetBytes == r.OffsetBytes && w.LoBytes == r.LoBytes && w.HiBytes == r.HiBytes && slices.Equal(w.StridesBytes, r.StridesBytes) {
+					continue // in place: the kernel reads each element before writing it
 				}
-				l.last = i
-				l.lo, l.hi = min(l.lo, b.LoBytes), max(l.hi, b.HiBytes)
+				reader := "the graph's caller after the run"
+				if j < n {
+					reader = fmt.Sprintf("dispatch %d %q", j, p.Dispatches[j].Name)
+				}
+				errs = append(errs, fmt.Errorf("exec: verify: %s reads value %d %q (last written by dispatch %d), but dispatch %d %q writes value %d %q over its bytes in between: %w",
+					reader, r.Value, g.Values[r.Value].Name, last, k, p.Dispatches[k].Name, w.Value, g.Values[w.Value].Name, ErrHazard))
+			}
+		}
+	}
+	for j := range p.Dispatches {
+		for k := range p.Dispatches[j].Inputs {
+			if b := &p.Dispatches[j].Inputs[k]; valid(b) {
+				check(j, b)
 			}
 		}
 	}
 	for _, v := range g.Values {
-		l := &lives[root[v.ID]]
-		if !l.used {
-			continue
-		}
-		if v.Flags.Has(ir.FlagOutput) || v.IsExternal() {
-			l.last = n // read back after the run; external data serves every run
-		}
-		if v.IsExternal() {
-			l.first = -1 // uploaded before the run
-		}
-	}
-	var rs []ir.ValueID
-	for r := range lives {
-		if lives[r].used {
-			rs = append(rs, ir.ValueID(r))
-		}
-	}
-	slices.Sort(rs)
-	var errs []error
-	for x, a := range rs {
-		for _, b := range rs[x+1:] {
-			la, lb := &lives[a], &lives[b]
-			if la.buf != lb.buf || la.lo >= lb.hi || lb.lo >= la.hi {
-				continue
-			}
-			if la.last < lb.first || lb.last < la.first {
-				continue
-			}
-			if la.last == lb.first && p.inPlaceAt(la.last, root, a, b) || lb.last == la.first && p.inPlaceAt(lb.last, root, b, a) {
-				continue
-			}
-			errs = append(errs, fmt.Errorf("exec: verify: values %d %q (dispatches %d..%d) and %d %q (dispatches %d..%d) share bytes of buffer %d but their uses interleave: %w",
-				a, g.Values[a].Name, la.first, la.last, b, g.Values[b].Name, lb.first, lb.last, la.buf, ErrHazard))
+		if b := &p.Values[v.ID]; v.Flags.Has(ir.FlagOutput) && valid(b) {
+			check(n, b)
 		}
 	}
 	return errs
-}
-
-// inPlaceAt reports whether dispatch k reads root from and writes root to
-// over exactly the same windows: every binding of one that meets a binding
-// of the other has the same offset and window.
-func (p *Program) inPlaceAt(k int, root []ir.ValueID, from, to ir.ValueID) bool {
-	if k < 0 || k >= len(p.Dispatches) {
-		return false
-	}
-	d := &p.Dispatches[k]
-	wrote := false
-	for i := range d.Outputs {
-		w := &d.Outputs[i]
-		if root[w.Value] != to {
-			continue
-		}
-		wrote = true
-		for j := range d.Inputs {
-			r := &d.Inputs[j]
-			if root[r.Value] == from && meets(r, w) && (r.OffsetBytes != w.OffsetBytes || r.LoBytes != w.LoBytes || r.HiBytes != w.HiBytes || !slices.Equal(r.StridesBytes, w.StridesBytes)) {
-				return false
-			}
-		}
-	}
-	return wrote
 }
 
 // verifyLocations checks that the program's bindings say what the graph

@@ -46,6 +46,10 @@ type OpInfo struct {
 	// output starts inside input 0, or ok=false when this instance is not a
 	// view (a Cast to another dtype, a Slice that is not contiguous).
 	View func(in []TensorType, a Attrs) (offsetBytes int64, ok bool)
+	// Attrs lists the attributes the op takes (op_attrs.go); Validate
+	// rejects any other name, a wrong kind or a value outside an
+	// enumeration.
+	Attrs []AttrSpec
 }
 
 var opTable = map[string]*OpInfo{}

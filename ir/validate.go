@@ -233,6 +233,12 @@ func (c *checker) types() {
 			continue
 		}
 		id := NodeID(i)
+		if errs := checkAttrs(info, n.Attrs); len(errs) > 0 {
+			for _, e := range errs {
+				c.nodeErr(id, "%w", e)
+			}
+			continue
+		}
 		if len(n.Inputs) < info.MinInputs || len(n.Inputs) > info.MaxInputs {
 			c.nodeErr(id, "%d inputs, %s takes %d to %d: %w", len(n.Inputs), n.Op, info.MinInputs, info.MaxInputs, ErrArity)
 			continue
