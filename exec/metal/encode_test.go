@@ -47,13 +47,16 @@ func TestRecordedEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := len(opGraphs(t)) + len(testdataGraphs(t))
+	ops := opGraphs(t)
+	small := len(ops) + len(testdataGraphs(t))
 	for gi, cg := range allGraphs(t) {
 		for _, mode := range exec.Modes() {
 			for _, serial := range []bool{false, true} {
 				// The zoo runs the concurrent encoder in the concurrent modes
-				// and the serial encoder in Serial mode only.
-				if gi >= small && serial != (mode == exec.Serial) {
+				// and the serial encoder in Serial mode only; so do the
+				// testdata graphs unless long cases are on (internal/longtest).
+				zooLike := gi >= small || (gi >= len(ops) && !longtest.Enabled())
+				if zooLike && serial != (mode == exec.Serial) {
 					continue
 				}
 				// Under the race detector one concurrent configuration is
