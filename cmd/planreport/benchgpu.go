@@ -2,8 +2,9 @@ package main
 
 // planreport bench-gpu: the driver of the GPU study (docs/BENCHMARKS.md,
 // scripts/gpu_bench.sh). In one process it runs every model it is given
-// under every objective and every variant of a backend (for CUDA: plain
-// stream, serial graph, barrier-group graph, edge graph), and prints one
+// under every objective and every variant of a backend (for CUDA, in
+// benchgpu_cuda.go: stream, graph-serial, graph-inferred, graph-reordered,
+// graph-edges; for the CPU: serial, inferred, reordered), and prints one
 // JSON line per (model, objective, variant):
 //
 //	planreport bench-gpu -backend cuda -runs 100 -warmup 10 \
@@ -387,11 +388,15 @@ func benchVariantRun(ctx context.Context, c *benchGPUConfig, g *ir.Graph, plan *
 	return outs, nil
 }
 
-// timingsExtent is the span from the earliest start to the latest end of
-// the backend's recorded spans; ok is false when it recorded none.
+// timingsExtent is the backend's device time of the run: Timings.Device
+// when measured, else the span from the earliest start to the latest end of
+// its group and dispatch spans; ok is false when it recorded none.
 func timingsExtent(t *exec.Timings) (time.Duration, bool) {
 	if t == nil {
 		return 0, false
+	}
+	if t.Device.EndNs > t.Device.StartNs {
+		return time.Duration(t.Device.EndNs - t.Device.StartNs), true
 	}
 	var lo, hi int64
 	ok := false

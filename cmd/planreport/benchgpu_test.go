@@ -12,6 +12,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/exec/cuda"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/planner"
@@ -154,6 +155,10 @@ func TestTimingsExtent(t *testing.T) {
 	if d, ok := timingsExtent(tm); !ok || d != 85 {
 		t.Errorf("extent %v %v, want 85ns", d, ok)
 	}
+	tm.Device = exec.Span{StartNs: 0, EndNs: 70}
+	if d, ok := timingsExtent(tm); !ok || d != 70 {
+		t.Errorf("extent %v %v, want the device span's 70ns", d, ok)
+	}
 }
 
 // TestBenchGPUDeadlineStopsAVariant: a variant that starts past -deadline
@@ -211,5 +216,18 @@ func TestBenchGPUDriverBytesAndClose(t *testing.T) {
 	}
 	if be.closed != 1 {
 		t.Errorf("closed %d times, want once", be.closed)
+	}
+}
+
+// TestBenchGPUWithoutCUDA: -backend cuda on a machine without a driver
+// fails at once, saying so, and prints no record.
+func TestBenchGPUWithoutCUDA(t *testing.T) {
+	if be, err := cuda.New(cuda.Options{}); err == nil {
+		be.Close()
+		t.Skip("a CUDA driver is present")
+	}
+	recs, code, stderr := benchGPURecords(t, "-backend", "cuda", zooDir+"/gpt2_tiny.onnx")
+	if code != 1 || len(recs) != 0 || !strings.Contains(stderr, "no CUDA driver") {
+		t.Fatalf("code %d, %d records, stderr %q", code, len(recs), stderr)
 	}
 }
