@@ -40,6 +40,7 @@ type runConfig struct {
 	seed          uint64
 	runs, workers int
 	inDir, outDir string
+	maxBytes      int64
 }
 
 func init() {
@@ -51,6 +52,7 @@ func init() {
 		fs.IntVar(&c.runs, "runs", 5, "with -run: timed runs per mode (after one warm-up)")
 		fs.IntVar(&c.workers, "workers", 0, "with -run: CPU worker goroutines (0: GOMAXPROCS)")
 		fs.StringVar(&c.inDir, "input-dir", "", "with -run: read the inputs from `DIR`/input_N.pb (ONNX TensorProto) instead of random ones, and compare the outputs with DIR/output_N.pb when present")
+		fs.Int64Var(&c.maxBytes, "max-bytes", defaultMaxRunBytes, "with -run: the most bytes the run may allocate (inputs, reference and planned buffers, outputs), checked before allocating any")
 		fs.StringVar(&c.outDir, "output-dir", "", "with -run: write the outputs to `DIR`/output_N.pb")
 		return hooks{
 			BeforePlan: func(s *session) error {
@@ -65,6 +67,9 @@ func init() {
 				}
 				if c.outDir != "" && c.inDir == "" {
 					return fmt.Errorf("-output-dir needs -input-dir (random inputs are not written)")
+				}
+				if c.maxBytes <= 0 {
+					return fmt.Errorf("-max-bytes %d: want a positive byte count", c.maxBytes)
 				}
 				if c.runs < 1 {
 					return fmt.Errorf("-runs %d: want at least 1", c.runs)
@@ -106,6 +111,13 @@ func runGraph(s *session, c runConfig) error {
 			return err
 		}
 	}
+	ref, err := exec.Reference(g)
+	if err != nil {
+		return err
+	}
+	if err := checkRunBytes(g, s.Plan, ref, c.maxBytes); err != nil {
+		return err
+	}
 	src, err := runInputs(g, c)
 	if err != nil {
 		return err
@@ -113,11 +125,7 @@ func runGraph(s *session, c runConfig) error {
 	if src.randomWeights > 0 {
 		fmt.Fprintf(s.Stderr, "planreport: -run: %d weights or constants carry no data and hold random values (seed %d): the outputs are not comparable to any reference\n", src.randomWeights, c.seed)
 	}
-	be := cpu.New(cpu.Options{Workers: c.workers})
-	ref, err := exec.Reference(g)
-	if err != nil {
-		return err
-	}
+	be := cpu.New(cpu.Options{Workers: c.workers, MaxBytes: c.maxBytes})
 	want, err := exec.RunOnce(s.Ctx, be, ref, src.inputs, exec.RunOptions{})
 	if err != nil {
 		return fmt.Errorf("reference run: %w", err)

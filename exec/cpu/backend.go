@@ -62,6 +62,10 @@ type Options struct {
 	// BeforeDispatchForTesting, when non-nil, is called by the worker right
 	// before each kernel starts (tests use it to delay a producer).
 	BeforeDispatchForTesting func(d *exec.Dispatch)
+	// MaxBytes, when positive, bounds the bytes one Alloc may take over all
+	// its buffers: a larger program is refused before anything is
+	// allocated.
+	MaxBytes int64
 }
 
 // Backend is the CPU backend. It implements exec.Backend.
@@ -93,6 +97,16 @@ type memory struct {
 
 // Alloc allocates one zeroed, 64-byte aligned []byte per spec.
 func (b *Backend) Alloc(specs []exec.BufferSpec) (exec.Memory, error) {
+	total := int64(0)
+	for i, s := range specs {
+		if s.Bytes < 0 || s.Bytes > maxAlloc {
+			return nil, fmt.Errorf("cpu: buffer %d: %d bytes: %w", i, s.Bytes, exec.ErrBackend)
+		}
+		total += s.Bytes // at most len(specs) * 16 GiB: no overflow
+		if b.opts.MaxBytes > 0 && total > b.opts.MaxBytes {
+			return nil, fmt.Errorf("cpu: the program's buffers need more than the %d-byte cap (buffer %d alone: %d bytes): %w", b.opts.MaxBytes, i, s.Bytes, exec.ErrBackend)
+		}
+	}
 	m := &memory{bufs: make([][]byte, len(specs))}
 	for i, s := range specs {
 		if s.Bytes < 0 || s.Bytes > maxAlloc {

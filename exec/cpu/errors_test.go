@@ -75,3 +75,18 @@ func TestRunErrorsNotPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocCap: with MaxBytes set, buffers that add up past it are refused
+// before any is allocated; within it they are allocated.
+func TestAllocCap(t *testing.T) {
+	be := New(Options{MaxBytes: 1 << 20})
+	specs := []exec.BufferSpec{{Bytes: 1 << 19, Root: -1}, {Bytes: 1 << 19, Root: 0}, {Bytes: 1, Root: 1}}
+	if _, err := be.Alloc(specs); !errors.Is(err, exec.ErrBackend) {
+		t.Fatalf("over the cap: %v", err)
+	}
+	m, err := be.Alloc(specs[:2])
+	if err != nil {
+		t.Fatalf("at the cap: %v", err)
+	}
+	_ = m.Release()
+}
