@@ -7,8 +7,8 @@ defaults: docs/data/gpu, docs/BENCHMARKS.md, docs/gpu-time-arena.svg.
 
 DATA_DIR holds what scripts/gpu_bench.sh wrote on the device:
 memplan.N.jsonl (planreport bench-gpu, run N), torch.N.jsonl
-(scripts/torch_peers.py, run N) and env.txt (the GPU, the commit, the
-date, the load). The script replaces the text between the markers
+(scripts/torch_peers.py, run N) and env.*.txt (per device call: the GPU,
+the commit, the date, the load). The script replaces the text between the markers
 "<!-- gpu-study:begin -->" and "<!-- gpu-study:end -->" of BENCHMARKS_MD
 (appending a section when they are missing) and writes SVG: best GPU time
 against arena for each objective, one point per model and objective. No
@@ -264,11 +264,11 @@ def profiles(study):
 
 
 def env_lines(data):
-    path = os.path.join(data, "env.txt")
-    if not os.path.exists(path):
-        return []
-    keep = [l.rstrip() for l in open(path) if re.match(r"^(date|commit|gpu|driver|load|command|torch)\b", l)]
-    return ["", "Measured on the lent device (from %s):" % path, ""] + ["    " + l for l in keep]
+    out = []
+    for path in sorted(glob.glob(os.path.join(data, "env*.txt"))):
+        keep = [l.rstrip() for l in open(path) if re.match(r"^(date|commit|gpu|load|command|torch)", l)]
+        out += ["", "Device call recorded in %s:" % path, ""] + ["    " + l for l in keep]
+    return out
 
 
 def svg(study, path):
