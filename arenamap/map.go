@@ -42,7 +42,7 @@ type Map struct {
 }
 
 // Validate reports every block that cannot be drawn, joined: an empty
-// lifespan, a non-positive size, a negative offset or start, a duplicate
+// lifespan, a negative size, a negative offset or start, a duplicate
 // id. Barriers outside [0, Steps] are reported too. A nil Map is an error,
 // so SVG and HTML reject it too.
 func (m *Map) Validate() error {
@@ -58,8 +58,8 @@ func (m *Map) Validate() error {
 		case b.Start < 0:
 			errs = append(errs, fmt.Errorf("arenamap: block %d (id %d %q): negative start %d: %w", i, b.ID, b.Name, b.Start, ErrMap))
 		}
-		if b.Size <= 0 {
-			errs = append(errs, fmt.Errorf("arenamap: block %d (id %d %q): size %d: %w", i, b.ID, b.Name, b.Size, ErrMap))
+		if b.Size < 0 {
+			errs = append(errs, fmt.Errorf("arenamap: block %d (id %d %q): negative size %d: %w", i, b.ID, b.Name, b.Size, ErrMap))
 		}
 		if b.Offset < 0 {
 			errs = append(errs, fmt.Errorf("arenamap: block %d (id %d %q): negative offset %d: %w", i, b.ID, b.Name, b.Offset, ErrMap))

@@ -203,7 +203,7 @@ func TestLargeMapAggregatesAndCapsHover(t *testing.T) {
 func TestValidateReportsEveryProblem(t *testing.T) {
 	m := small()
 	m.Blocks[0].End = m.Blocks[0].Start // empty lifespan
-	m.Blocks[1].Size = 0
+	m.Blocks[1].Size = -1
 	m.Blocks[2].Offset = -8
 	m.Blocks[3].ID = m.Blocks[4].ID // duplicate
 	m.Barriers = append(m.Barriers, 99)
@@ -211,7 +211,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	if !errors.Is(err, ErrMap) {
 		t.Fatalf("error %v, want ErrMap", err)
 	}
-	for _, want := range []string{"empty lifespan", "size 0", "negative offset -8", "duplicate id 4", "barrier at step 99"} {
+	for _, want := range []string{"empty lifespan", "negative size -1", "negative offset -8", "duplicate id 4", "barrier at step 99"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}
@@ -305,5 +305,33 @@ func TestNilInputsAreErrors(t *testing.T) {
 	}
 	if got, err := FromPlan("p", nil, nil); got != nil || !errors.Is(err, ErrMap) {
 		t.Errorf("FromPlan(nil plan): %v, %v, want nil, ErrMap", got, err)
+	}
+}
+
+// TestZeroSizeBlocks: a plan may hold zero-size buffers (an empty tensor);
+// the map accepts them, draws the rest, and counts them in no live bytes.
+func TestZeroSizeBlocks(t *testing.T) {
+	m := small()
+	m.Blocks[1].Size = 0
+	if err := m.Validate(); err != nil {
+		t.Fatalf("zero-size block rejected: %v", err)
+	}
+	var svg, html strings.Builder
+	if err := SVG(&svg, m, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&html, m, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	whole := small()
+	peak := func(m *Map) int64 {
+		p := int64(0)
+		for _, s := range m.Live() {
+			p = max(p, s.Bytes)
+		}
+		return p
+	}
+	if peak(m) > peak(whole) || svg.Len() == 0 || html.Len() == 0 {
+		t.Fatalf("peak %d (whole map %d), svg %d bytes, html %d bytes", peak(m), peak(whole), svg.Len(), html.Len())
 	}
 }
