@@ -32,7 +32,9 @@ type Summary struct {
 	// plan of the graph can have.
 	DataChain int `json:"data_chain"`
 	// SharingBarriers is CriticalPath - DataChain: the barriers that memory
-	// sharing costs a fully reordered run (0 for a concurrency plan).
+	// sharing costs a fully reordered run (0 for a concurrency plan; also
+	// 0 when the critical path is the shorter, as when a link of the data
+	// chain carries no bytes: a keep-alive entry or an empty tensor).
 	SharingBarriers int `json:"sharing_barriers"`
 	// BarriersGGML is what the ggml-compatible mode (off-by-one test, whole
 	// root windows) emits for the same plan and the same order.

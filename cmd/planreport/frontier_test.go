@@ -90,3 +90,15 @@ func TestFrontierFlag(t *testing.T) {
 		t.Errorf("no frontier plot with the current plan marked")
 	}
 }
+
+// TestObjectiveNeedsGraph: a DSA instance has nothing to group.
+func TestObjectiveNeedsGraph(t *testing.T) {
+	var out, errs bytes.Buffer
+	csv := filepath.Join("testdata", "tiny.csv")
+	if code := run([]string{"-objective", "concurrency", csv}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "needs a graph") {
+		t.Errorf("exit %d, %q", code, errs.String())
+	}
+	if code := run([]string{"frontier", csv}, &out, &errs); code == 0 {
+		t.Error("frontier of a DSA instance succeeded")
+	}
+}

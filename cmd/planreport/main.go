@@ -198,6 +198,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if in.Graph == nil && !alignSet {
 		s.Opts.Align = 0 // DSA instances keep their own alignment
 	}
+	if in.Graph == nil && *objective != planner.ObjectiveMemory {
+		fmt.Fprintf(stderr, "planreport: -objective %s needs a graph: a DSA instance has no dispatches to group\n", *objective)
+		return 2
+	}
 	for _, h := range hs {
 		if h.BeforePlan != nil {
 			if err := h.BeforePlan(s); err != nil {
