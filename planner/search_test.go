@@ -63,10 +63,11 @@ func TestSearchCancelled(t *testing.T) {
 	})
 }
 
-// TestSearchBudgetEnds: a search that cannot prove its result ends by its
+// TestSearchBudgetEndsDSA (a DSA instance, so .ci/run runs it uncached):
+// a search that cannot prove its result ends by its
 // budget, not by exhausting the tree: with a one-hour tree and a tiny
 // budget it returns, verified and no worse than the portfolio.
-func TestSearchBudgetEnds(t *testing.T) {
+func TestSearchBudgetEndsDSA(t *testing.T) {
 	bufs := srchLoadDSA(t, "challenging/D.1048576.csv")
 	done := make(chan struct{})
 	var res *SearchResult
@@ -153,8 +154,9 @@ func TestSearchFixedObstacles(t *testing.T) {
 	}
 }
 
-// TestSearchProgress: a search that runs past a second prints progress.
-func TestSearchProgress(t *testing.T) {
+// TestSearchProgressDSA (a DSA instance, so .ci/run runs it uncached): a
+// search that runs past a second prints progress.
+func TestSearchProgressDSA(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for over a second")
 	}

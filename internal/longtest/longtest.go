@@ -8,6 +8,11 @@
 //
 // Go's test cache records the variable, so switching it re-runs the tests.
 // Only tests import this package: library code never reads the environment.
+//
+// The package's own tests also guard the other half of what CI runs every
+// time: a test that reads the DSA benchmark folder (../shared) must have
+// DSA in its name, since .ci/run selects those by name to run them
+// uncached (-count=1 -run DSA).
 package longtest
 
 import (
