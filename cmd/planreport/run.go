@@ -125,20 +125,30 @@ func runGraph(s *session, c runConfig) error {
 	if src.randomWeights > 0 {
 		fmt.Fprintf(s.Stderr, "planreport: -run: %d weights or constants carry no data and hold random values (seed %d): the outputs are not comparable to any reference\n", src.randomWeights, c.seed)
 	}
-	be := cpu.New(cpu.Options{Workers: c.workers, MaxBytes: c.maxBytes})
-	want, err := exec.RunOnce(s.Ctx, be, ref, src.inputs, exec.RunOptions{})
+	dev, err := openRunBackend(c.workers, c.maxBytes)
+	if err != nil {
+		return err
+	}
+	defer dev.close()
+	want, err := exec.RunOnce(s.Ctx, cpu.New(cpu.Options{Workers: c.workers, MaxBytes: c.maxBytes}), ref, src.inputs, exec.RunOptions{})
 	if err != nil {
 		return fmt.Errorf("reference run: %w", err)
 	}
+	// shown is what every mode must equal bit for bit: the CPU reference,
+	// or on another backend its own first run.
+	shown := want
+	if !dev.exact {
+		shown = nil
+	}
 	var rows []modeRow
 	for _, m := range modes {
-		row, err := runMode(s, g, order, m, be, src.inputs, c.runs, want)
+		row, err := runMode(s, g, order, m, dev.be, src.inputs, c.runs, &shown)
 		if err != nil {
 			return err
 		}
 		rows = append(rows, row)
 	}
-	if err := writeRunReport(s.Out, g, be, src, rows, want); err != nil {
+	if err := writeRunReport(s.Out, g, dev, src, rows, shown, want); err != nil {
 		return err
 	}
 	if c.outDir != "" {
@@ -155,7 +165,9 @@ func runGraph(s *session, c runConfig) error {
 	return nil
 }
 
-func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Backend, in map[ir.ValueID][]byte, runs int, want *exec.Result) (modeRow, error) {
+// runMode runs one mode; every run must equal *want bit for bit (the first
+// run sets it when it is nil).
+func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Backend, in map[ir.ValueID][]byte, runs int, want **exec.Result) (modeRow, error) {
 	p, err := exec.CompilePlan(g, order, s.Plan, m)
 	if err != nil {
 		return modeRow{}, err
@@ -165,8 +177,12 @@ func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Ba
 		return modeRow{}, err
 	}
 	defer x.Close()
-	if _, err := x.Run(s.Ctx, in, exec.RunOptions{}); err != nil { // warm-up
+	warm, err := x.Run(s.Ctx, in, exec.RunOptions{})
+	if err != nil {
 		return modeRow{}, fmt.Errorf("%v: %w", m, err)
+	}
+	if *want == nil {
+		*want = warm
 	}
 	walls := make([]time.Duration, 0, runs)
 	for range runs {
@@ -174,7 +190,7 @@ func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Ba
 		if err != nil {
 			return modeRow{}, fmt.Errorf("%v: %w", m, err)
 		}
-		for id, b := range want.Outputs {
+		for id, b := range (*want).Outputs {
 			if !bytes.Equal(res.Outputs[id], b) {
 				return modeRow{}, fmt.Errorf("%v: output %d %q differs from the reference run (a bug: please report it)", m, id, g.Values[id].Name)
 			}
@@ -185,10 +201,22 @@ func runMode(s *session, g *ir.Graph, order []ir.NodeID, m exec.Mode, be exec.Ba
 	return modeRow{mode: m, dispatches: len(p.Dispatches), barriers: len(p.Barriers), group: len(p.Groups()), best: walls[0], median: walls[len(walls)/2]}, nil
 }
 
-// writeRunReport prints the header, the mode table and the output table;
-// with reference files (-input-dir) each output row carries its errors.
-func writeRunReport(w io.Writer, g *ir.Graph, be *cpu.Backend, src *runSource, rows []modeRow, want *exec.Result) error {
-	fmt.Fprintf(w, "# run graph=%s backend=cpu workers=%d %s\n", g.Name, be.Workers(), src.describe)
+// writeRunReport prints the header, the mode table and the output table of
+// want (the outputs every mode equalled); with reference files
+// (-input-dir) each output row carries its errors. On a backend whose runs
+// may differ from the CPU reference run (cpuRef) in the last bits, a line
+// gives the largest difference.
+func writeRunReport(w io.Writer, g *ir.Graph, dev *runDevice, src *runSource, rows []modeRow, want, cpuRef *exec.Result) error {
+	fmt.Fprintf(w, "# run graph=%s %s %s\n", g.Name, dev.describe, src.describe)
+	if !dev.exact {
+		worst := 0.0
+		for _, id := range g.ValuesWith(ir.FlagOutput) {
+			if e, ok := relErrOf(g.Values[id], want.Outputs[id], cpuRef.Outputs[id]); ok {
+				worst = max(worst, e)
+			}
+		}
+		fmt.Fprintf(w, "# outputs vs the CPU reference run: max relative error %.3g (max |got-want| / max |want| over each f32 output)\n", worst)
+	}
 	if src.randomWeights > 0 {
 		fmt.Fprintf(w, "# note: %d weights or constants without data hold random values: the outputs are not comparable to any reference\n", src.randomWeights)
 	}
