@@ -1,9 +1,10 @@
 package ir
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
+
+	"github.com/emirpasic/gods/v2/queues/priorityqueue"
 )
 
 // Schedule returns the order in which nodes run: g.Order when set (checked
@@ -80,19 +81,6 @@ func sortNodeIDs(s []NodeID) {
 	}
 }
 
-type idHeap []NodeID
-
-func (h idHeap) Len() int           { return len(h) }
-func (h idHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h idHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *idHeap) Push(x any)        { *h = append(*h, x.(NodeID)) }
-func (h *idHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 // TopoOrder returns a topological order of the nodes, breaking ties by the
 // smallest NodeID (Kahn's algorithm with a min-heap), so the same graph
 // always gets the same schedule. A cycle is an error naming a node on it.
@@ -117,20 +105,20 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 			users[d] = append(users[d], NodeID(n))
 		}
 	}
-	h := &idHeap{}
+	// ready holds the nodes whose dependencies have all run, smallest ID
+	// first.
+	ready := priorityqueue.New[NodeID]()
 	for n, d := range indeg {
 		if d == 0 && g.Nodes[n] != nil {
-			*h = append(*h, NodeID(n))
+			ready.Enqueue(NodeID(n))
 		}
 	}
-	heap.Init(h)
 	order := make([]NodeID, 0, len(g.Nodes))
-	for h.Len() > 0 {
-		n := heap.Pop(h).(NodeID)
+	for n, ok := ready.Dequeue(); ok; n, ok = ready.Dequeue() {
 		order = append(order, n)
 		for _, u := range users[n] {
 			if indeg[u]--; indeg[u] == 0 {
-				heap.Push(h, u)
+				ready.Enqueue(u)
 			}
 		}
 	}
