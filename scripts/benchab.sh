@@ -13,7 +13,7 @@ set -euo pipefail
 before=$1 after=$2 pkg=$3 bench=$4 count=${5:-5} benchtime=${6:-1s}
 root=$(git rev-parse --show-toplevel)
 out=${BENCHAB_OUT:-$(mktemp -d)}
-mkdir -p "$out"
+mkdir -p "$out"; : >"$out/revs"
 for side in before after; do
 	rev=${!side}
 	dir="$out/src-$side"
@@ -22,7 +22,7 @@ for side in before after; do
 	(cd "$dir" && go test -c -o "$out/$side.test" "$pkg")
 	echo "$side: $(git -C "$dir" rev-parse --short HEAD) $(git -C "$dir" log -1 --format=%s | cut -c1-70)" >>"$out/revs"
 done
-: >"$out/raw"
+: >"$out/raw"; : >"$out/load"
 for i in $(seq "$count"); do
 	for side in before after; do
 		echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
