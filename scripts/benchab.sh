@@ -14,6 +14,12 @@ before=$1 after=$2 pkg=$3 bench=$4 count=${5:-5} benchtime=${6:-1s}
 root=$(git rev-parse --show-toplevel)
 out=${BENCHAB_OUT:-$(mktemp -d)}
 mkdir -p "$out"; : >"$out/revs"
+# Tests find ../shared beside the checkout (the DSA instances): link it
+# beside the two source trees, from this checkout or the main one.
+common=$(cd "$(git -C "$root" rev-parse --git-common-dir)" && pwd)
+for s in "$root/../shared" "$common/../../shared"; do
+	if [ -d "$s" ] && [ ! -e "$out/shared" ]; then ln -s "$(cd "$s" && pwd)" "$out/shared"; fi
+done
 for side in before after; do
 	rev=${!side}
 	dir="$out/src-$side"
