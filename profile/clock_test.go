@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestGPUClock(t *testing.T) {
@@ -38,12 +40,8 @@ func TestGPUClock(t *testing.T) {
 			for _, p := range c.pairs {
 				err = clk.Sync(p.cpu, p.gpu)
 			}
-			if c.wantErr != (err != nil) {
-				t.Fatalf("Sync error %v, want error %v", err, c.wantErr)
-			}
-			if err != nil && !errors.Is(err, ErrClock) {
-				t.Fatalf("error %v is not ErrClock", err)
-			}
+			require.Equalf(t, c.wantErr, err != nil, "Sync error %v, want error %v", err, c.wantErr)
+			require.Falsef(t, err != nil && !errors.Is(err, ErrClock), "error %v is not ErrClock", err)
 			eq(t, clk.Ns(c.ticks), c.want, "Ns")
 			eq(t, clk.NsPerTick(), c.rate, "NsPerTick")
 			eq(t, clk.Calibrated(), c.calib, "Calibrated")

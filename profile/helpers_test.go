@@ -3,19 +3,17 @@ package profile
 import (
 	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // eq fails the test when got and want differ (reflect.DeepEqual).
 func eq(t *testing.T, got, want any, what string) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%s:\n got  %#v\n want %#v", what, got, want)
-	}
+	require.Truef(t, reflect.DeepEqual(got, want), "%s:\n got  %#v\n want %#v", what, got, want)
 }
 
 func noErr(t *testing.T, err error) {
 	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 }

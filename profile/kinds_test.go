@@ -3,6 +3,7 @@ package profile
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -113,9 +114,7 @@ func TestKindStatsMatchesOracle(t *testing.T) {
 			}
 		}
 		rows, gotWall := p.KindStats()
-		if gotWall != wall {
-			rt.Fatalf("wall %d, oracle %d", gotWall, wall)
-		}
+		require.Equalf(rt, wall, gotWall, "wall %d, oracle %d", gotWall, wall)
 		var sum int64
 		for _, r := range rows {
 			sum += r.ShareNs
@@ -123,8 +122,7 @@ func TestKindStatsMatchesOracle(t *testing.T) {
 				rt.Fatalf("kind %s share %d, oracle %.3f", r.Kind, r.ShareNs, share[r.Kind])
 			}
 		}
-		if d := sum - wall; d > int64(len(rows)) || d < -int64(len(rows)) {
-			rt.Fatalf("shares sum to %d, wall %d", sum, wall)
-		}
+		d := sum - wall
+		require.Falsef(rt, d > int64(len(rows)) || d < -int64(len(rows)), "shares sum to %d, wall %d", sum, wall)
 	})
 }

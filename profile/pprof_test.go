@@ -11,6 +11,8 @@ import (
 	pprof "github.com/google/pprof/profile"
 
 	"github.com/memplan/memplan/internal/longtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestPprofParsesAndIsValid(t *testing.T) {
@@ -60,14 +62,10 @@ func TestPprofParsesAndIsValid(t *testing.T) {
 func TestPprofCorruptedIsRejected(t *testing.T) {
 	prof := fixture().Pprof()
 	prof.Function[1].ID = prof.Function[0].ID
-	if prof.CheckValid() == nil {
-		t.Fatal("CheckValid accepted duplicate function ids")
-	}
+	require.Errorf(t, prof.CheckValid(), "CheckValid accepted duplicate function ids")
 	prof = fixture().Pprof()
 	prof.Sample[0].Value = prof.Sample[0].Value[:1]
-	if prof.CheckValid() == nil {
-		t.Fatal("CheckValid accepted a short sample")
-	}
+	require.Errorf(t, prof.CheckValid(), "CheckValid accepted a short sample")
 }
 
 // TestGoToolPprofTop runs `go tool pprof -top` on the export when the go
@@ -89,16 +87,10 @@ func TestGoToolPprofTop(t *testing.T) {
 	noErr(t, fixture().WritePprof(f))
 	noErr(t, f.Close())
 	out, err := exec.Command(goTool, "tool", "pprof", "-top", path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go tool pprof -top: %v\n%s", err, out)
-	}
+	require.NoErrorf(t, err, "go tool pprof -top: %v\n%s", err, out)
 	text := string(out)
 	for _, op := range []string{"conv1", "conv2", "relu", "matmul", "tiny"} {
-		if !strings.Contains(text, op) {
-			t.Errorf("pprof -top lacks %q:\n%s", op, text)
-		}
+		assert.Containsf(t, text, op, "pprof -top lacks %q:\n%s", op, text)
 	}
-	if !strings.Contains(text, "dispatch_time") {
-		t.Errorf("pprof -top does not use the dispatch_time sample type:\n%s", text)
-	}
+	assert.Containsf(t, text, "dispatch_time", "pprof -top does not use the dispatch_time sample type:\n%s", text)
 }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -21,9 +24,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	noErr(t, err)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	require.Truef(t, bytes.Equal(got, want), "%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 }
 
 func TestDumpsGolden(t *testing.T) {
@@ -73,8 +74,6 @@ func TestWritersReportErrors(t *testing.T) {
 		"trace":      p.WriteTrace(failWriter{}),
 		"pprof":      p.WritePprof(failWriter{}),
 	} {
-		if !errors.Is(err, ErrWrite) {
-			t.Errorf("%s: error %v, want ErrWrite", name, err)
-		}
+		assert.ErrorIsf(t, err, ErrWrite, "%s: error %v, want ErrWrite", name, err)
 	}
 }

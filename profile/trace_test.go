@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestTraceIsValidJSONWithOneEventPerDispatch(t *testing.T) {
@@ -33,9 +35,8 @@ func TestTraceIsValidJSONWithOneEventPerDispatch(t *testing.T) {
 		case ph == "X":
 			dispatches++
 			lanes[e["tid"].(float64)] = true
-			if _, ok := e["dur"]; !ok {
-				t.Errorf("dispatch event without dur: %v", e)
-			}
+			_, ok := e["dur"]
+			assert.Truef(t, ok, "dispatch event without dur: %v", e)
 		case ph == "i" && cat == TraceCatBarrier:
 			barriers++
 		}
