@@ -12,6 +12,7 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFoldingMatchesCPU checks the constant folder against an independent
@@ -38,9 +39,7 @@ func TestFoldingMatchesCPU(t *testing.T) {
 		out := []*onnxpb_VI{{Name: protoString(ch.cur)}}
 		folded := gdef{outputs: out, nodes: append([]*onnxpb_Node{constNode("x", f32s("x", shape, vals...))}, ch.nodes...)}
 		g, err := Import(folded.bytes(t), Options{})
-		if err != nil {
-			t.Fatalf("folded import: %v", err)
-		}
+		require.NoErrorf(t, err, "folded import: %v", err)
 		if len(g.Nodes) != 0 {
 			t.Fatalf("%d nodes left after folding: %v", len(g.Nodes), ops(g))
 		}
@@ -48,26 +47,16 @@ func TestFoldingMatchesCPU(t *testing.T) {
 
 		live := gdef{inputs: []*onnxpb_VI{vi("x", tF32, shape...)}, outputs: out, nodes: ch.nodes}
 		g, err = Import(live.bytes(t), Options{})
-		if err != nil {
-			t.Fatalf("live import: %v", err)
-		}
+		require.NoErrorf(t, err, "live import: %v", err)
 		order, err := g.Schedule()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		plan, err := planner.PlanGraph(context.Background(), g, order, planner.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		prog, err := exec.CompilePlan(g, order, plan, exec.Serial)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		in := map[ir_ValueID][]byte{InputValues(g)[0]: f32s("", nil, vals...).RawData}
 		res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{Workers: 1}), prog, in, exec.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		got := res.Outputs[OutputValues(g)[0]]
 		if !bytes.Equal(got, want.Data) {
 			t.Fatalf("ops %v: CPU gives %v, folding gives %v%v", ops(g), f32Values(got), want.Shape, f32Values(want.Data))

@@ -2,16 +2,16 @@ package onnx
 
 import (
 	"encoding/binary"
-	"errors"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx/onnxpb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A tiny DSL for hand-made ONNX models in tests.
@@ -171,23 +171,17 @@ func protoString(s string) *string { return proto.String(s) }
 
 func eq(t *testing.T, got, want any, msg ...any) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %#v, want %#v %v", got, want, msg)
-	}
+	assert.Truef(t, reflect.DeepEqual(got, want), "got %#v, want %#v %v", got, want, msg)
 }
 
 func near(t *testing.T, got, want, tol float64, msg ...any) {
 	t.Helper()
-	if math.Abs(got-want) > tol {
-		t.Errorf("got %v, want %v ± %v %v", got, want, tol, msg)
-	}
+	assert.Falsef(t, math.Abs(got-want) > tol, "got %v, want %v ± %v %v", got, want, tol, msg)
 }
 
 func must(t *testing.T, err error) {
 	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 }
 
 func check(t *testing.T, ok bool, msg ...any) {
@@ -199,22 +193,14 @@ func check(t *testing.T, ok bool, msg ...any) {
 
 func notNil[T any](t *testing.T, p *T, msg ...any) {
 	t.Helper()
-	if p == nil {
-		t.Fatal("unexpected nil", msg)
-	}
+	require.NotNilf(t, p, "%v %v", "unexpected nil", msg)
 }
 
 func errIs(t *testing.T, err, target error, contains string) {
 	t.Helper()
-	if err == nil {
-		t.Fatalf("no error, want %v", target)
-	}
-	if !errors.Is(err, target) {
-		t.Errorf("error %q is not %v", err, target)
-	}
-	if !strings.Contains(err.Error(), contains) {
-		t.Errorf("error %q does not mention %q", err, contains)
-	}
+	require.Errorf(t, err, "no error, want %v", target)
+	assert.ErrorIsf(t, err, target, "error %q is not %v", err, target)
+	assert.Containsf(t, err.Error(), contains, "error %q does not mention %q", err, contains)
 }
 
 type onnxpb_Attr = onnxpb.AttributeProto

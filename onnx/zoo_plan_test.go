@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -41,12 +43,9 @@ func TestZooPlansGolden(t *testing.T) {
 		order, err := g.Schedule()
 		must(t, err)
 		p, err := planner.PlanGraph(context.Background(), g, order, planner.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		if err := p.Verify(g); err != nil {
-			t.Errorf("%s: plan does not verify: %v", m, err)
-		}
+		require.NoErrorf(t, err, "%s: %v", m, err)
+		err = p.Verify(g)
+		assert.NoErrorf(t, err, "%s: plan does not verify: %v", m, err)
 		check(t, p.LowerBoundBytes <= p.ArenaBytes && p.ArenaBytes <= p.UnsharedBytes,
 			m, ": want lower bound <= arena <= unshared, have", p.LowerBoundBytes, p.ArenaBytes, p.UnsharedBytes)
 		fmt.Fprintf(&buf, "%-16s %5d %6d %8d %12d %12d %12d\n", m, len(g.Nodes), len(g.Values), len(p.Buffers), p.ArenaBytes, p.LowerBoundBytes, p.UnsharedBytes)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // benchCall builds a dispatch of op on random contiguous f32 operands.
@@ -28,9 +29,7 @@ func benchCall(b *testing.B, op string, attrs ir.Attrs, threads int, shapes ...[
 		d.Inputs = append(d.Inputs, bind(i, i, ir.F32, s, st, 0))
 	}
 	outs, err := info.Infer(types, attrs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoErrorf(b, err, "%v", err)
 	for _, o := range outs {
 		mem.bufs = append(mem.bufs, make([]byte, numel(o.Shape)*4))
 		d.Outputs = append(d.Outputs, bind(len(mem.bufs), len(mem.bufs)-1, ir.F32, o.Shape, ir.ContiguousStrides(o.Shape, 4), 0))
@@ -64,9 +63,8 @@ func BenchmarkKernels(b *testing.B) {
 			k := benchCall(b, c.op, c.attrs, 1, c.shapes...)
 			fn := kernels[c.op]
 			for b.Loop() {
-				if err := fn(k); err != nil {
-					b.Fatal(err)
-				}
+				err := fn(k)
+				require.NoErrorf(b, err, "%v", err)
 			}
 			b.ReportMetric(c.macs*float64(b.N)/b.Elapsed().Seconds()/1e9, "GMAC/s")
 		})

@@ -2,11 +2,11 @@ package cpu
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // TestPrepareRejects: ops and dtypes the backend lacks, and malformed
@@ -30,9 +30,8 @@ func TestPrepareRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := be.Prepare(&c.d); !errors.Is(err, c.want) {
-				t.Fatalf("got %v, want %v", err, c.want)
-			}
+			_, err := be.Prepare(&c.d)
+			require.ErrorIsf(t, err, c.want, "got %v, want %v", err, c.want)
 		})
 	}
 }
@@ -42,14 +41,11 @@ func TestPrepareRejects(t *testing.T) {
 func TestRunErrorsNotPanics(t *testing.T) {
 	be := New(Options{})
 	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 8, Root: -1}, {Bytes: 8, Root: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	outside := bind(0, 0, ir.F32, []int64{4}, []int64{4}, 0) // 16 bytes of an 8-byte buffer
 	idx := bind(1, 1, ir.I64, []int64{1}, []int64{8}, 0)
-	if err := mem.Write(1, 0, []byte{9, 0, 0, 0, 0, 0, 0, 0}); err != nil {
-		t.Fatal(err)
-	}
+	err = mem.Write(1, 0, []byte{9, 0, 0, 0, 0, 0, 0, 0})
+	require.NoErrorf(t, err, "%v", err)
 	data := bind(2, 0, ir.F32, []int64{2}, []int64{4}, 0)
 	out := bind(3, 0, ir.F32, []int64{1}, []int64{4}, 0)
 	for _, d := range []*exec.Dispatch{
@@ -61,15 +57,11 @@ func TestRunErrorsNotPanics(t *testing.T) {
 			t.Fatalf("%s: prepare: %v", d.Name, err)
 		}
 		enc, err := be.NewEncoder(mem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Dispatch(k, d); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		err = enc.Dispatch(k, d)
+		require.NoErrorf(t, err, "%v", err)
+		err = enc.Commit()
+		require.NoErrorf(t, err, "%v", err)
 		if _, err := enc.Wait(context.Background()); err == nil {
 			t.Errorf("%s: run succeeded", d.Name)
 		}

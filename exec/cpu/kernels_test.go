@@ -10,6 +10,8 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu/internal/ref"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Tolerances, as relative error |got-want| / max(|want|, 1e-6) against the
@@ -156,12 +158,9 @@ func TestKernelsCoverCoreOps(t *testing.T) {
 		tested[c.op] = true
 	}
 	for _, op := range ir.OpNames() {
-		if _, ok := kernels[op]; !ok {
-			t.Errorf("op %s has no CPU kernel", op)
-		}
-		if !tested[op] {
-			t.Errorf("op %s has no kernel test case", op)
-		}
+		_, ok := kernels[op]
+		assert.Truef(t, ok, "op %s has no CPU kernel", op)
+		assert.Truef(t, tested[op], "op %s has no kernel test case", op)
 	}
 }
 
@@ -234,9 +233,7 @@ func bind(v int, buf int, dt ir.DType, shape []int64, strides []int64, off int64
 func checkKernel(t *testing.T, rng *rand.Rand, kc kcase, strided bool) {
 	t.Helper()
 	info, ok := ir.LookupOp(kc.op)
-	if !ok {
-		t.Fatalf("unknown op %s", kc.op)
-	}
+	require.Truef(t, ok, "unknown op %s", kc.op)
 	var types []ir.TensorType
 	var refIns []ref.Tensor
 	d := &exec.Dispatch{Op: kc.op, Name: kc.name, Attrs: kc.attrs}
@@ -253,9 +250,7 @@ func checkKernel(t *testing.T, rng *rand.Rand, kc kcase, strided bool) {
 		d.Inputs = append(d.Inputs, bind(i, i, o.dt, o.shape, st, off))
 	}
 	outT, err := info.Infer(types, kc.attrs)
-	if err != nil {
-		t.Fatalf("infer: %v", err)
-	}
+	require.NoErrorf(t, err, "infer: %v", err)
 	var outShapes [][]int64
 	for j, ot := range outT {
 		outShapes = append(outShapes, ot.Shape)
@@ -264,13 +259,9 @@ func checkKernel(t *testing.T, rng *rand.Rand, kc kcase, strided bool) {
 		d.Outputs = append(d.Outputs, bind(len(kc.ins)+j, len(mem.bufs)-1, ot.DType, ot.Shape, st, off))
 	}
 	want, err := ref.Run(kc.op, refIns, kc.attrs, outShapes)
-	if err != nil {
-		t.Fatalf("ref: %v", err)
-	}
+	require.NoErrorf(t, err, "ref: %v", err)
 	fn, err := lookup(d)
-	if err != nil {
-		t.Fatalf("lookup: %v", err)
-	}
+	require.NoErrorf(t, err, "lookup: %v", err)
 	var first [][]byte
 	for _, threads := range []int{1, 3} {
 		for j := range d.Outputs {
@@ -290,9 +281,7 @@ func checkKernel(t *testing.T, rng *rand.Rand, kc kcase, strided bool) {
 			first = got
 		} else {
 			for j := range got {
-				if !slices.Equal(first[j], got[j]) {
-					t.Errorf("strided=%v: output %d differs between 1 and 3 threads", strided, j)
-				}
+				assert.Truef(t, slices.Equal(first[j], got[j]), "strided=%v: output %d differs between 1 and 3 threads", strided, j)
 			}
 		}
 	}
@@ -316,9 +305,7 @@ func compare(t *testing.T, what string, out tensor, want []float64, tol float64)
 	for _, m := range msgs {
 		t.Errorf("%s: %s", what, m)
 	}
-	if bad > len(msgs) {
-		t.Errorf("%s: %d elements wrong in all", what, bad)
-	}
+	assert.LessOrEqualf(t, bad, len(msgs), "%s: %d elements wrong in all", what, bad)
 }
 
 // mismatches counts the elements of out that differ from want by more than
@@ -354,14 +341,12 @@ func TestComparisonCatchesPoison(t *testing.T) {
 		buf := make([]byte, 4*dt.Size())
 		poison(buf, dt)
 		out := tensor{buf: buf, dt: dt, shape: []int64{4}, strides: []int64{dt.Size()}}
-		if bad, _ := mismatches(out, []float64{0, 1, 1, 0}, tolReduce); bad != 4 {
-			t.Errorf("%v: poisoned output: %d mismatches, want 4", dt, bad)
-		}
+		bad, _ := mismatches(out, []float64{0, 1, 1, 0}, tolReduce)
+		assert.Equalf(t, 4, bad, "%v: poisoned output: %d mismatches, want 4", dt, bad)
 	}
 	buf := make([]byte, 8)
 	out := tensor{buf: buf, dt: ir.F32, shape: []int64{2}, strides: []int64{4}}
 	storeF(out, []float64{1, 2.001})
-	if bad, _ := mismatches(out, []float64{1, 2}, tolReduce); bad != 1 {
-		t.Errorf("off-by-5e-4 element: %d mismatches, want 1", bad)
-	}
+	bad, _ := mismatches(out, []float64{1, 2}, tolReduce)
+	assert.Equalf(t, 1, bad, "off-by-5e-4 element: %d mismatches, want 1", bad)
 }

@@ -1,12 +1,12 @@
 package cpu_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestPrepareRejectsShapeMismatch: kernels index by binding shapes, so a
@@ -23,11 +23,9 @@ func TestPrepareRejectsShapeMismatch(t *testing.T) {
 		"relu":    {Op: "Relu", Inputs: []exec.Binding{b(2)}, Outputs: []exec.Binding{b(4)}},
 	}
 	for name, d := range bad {
-		if _, err := be.Prepare(d); !errors.Is(err, exec.ErrProgram) {
-			t.Errorf("%s: Prepare = %v, want ErrProgram", name, err)
-		}
+		_, err := be.Prepare(d)
+		assert.ErrorIsf(t, err, exec.ErrProgram, "%s: Prepare = %v, want ErrProgram", name, err)
 	}
-	if _, err := be.Prepare(&exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{b(2)}, Outputs: []exec.Binding{b(2)}}); err != nil {
-		t.Errorf("well-typed Relu: %v", err)
-	}
+	_, err := be.Prepare(&exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{b(2)}, Outputs: []exec.Binding{b(2)}})
+	assert.NoErrorf(t, err, "well-typed Relu: %v", err)
 }

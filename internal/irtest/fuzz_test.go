@@ -3,6 +3,8 @@ package irtest
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzBuild: any fixture text may be rejected, none may panic, and a graph
@@ -24,9 +26,7 @@ func FuzzBuild(f *testing.F) {
 			t.Fatalf("Build returned an invalid graph: %v", err)
 		}
 		for n, id := range names {
-			if g.Value(id) == nil {
-				t.Fatalf("name %q maps to undefined value %d", n, id)
-			}
+			require.NotNilf(t, g.Value(id), "name %q maps to undefined value %d", n, id)
 		}
 	})
 }

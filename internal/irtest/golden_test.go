@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.json from the fixture sources")
@@ -27,9 +29,7 @@ func TestGoldenTestdata(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			g, err := Graph(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			var buf bytes.Buffer
 			if err := ir.Print(&buf, g); err != nil {
 				t.Fatal(err)
@@ -42,12 +42,8 @@ func TestGoldenTestdata(t *testing.T) {
 				return
 			}
 			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/irtest -run Golden -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs from its fixture source; run go test ./internal/irtest -run Golden -update", path)
-			}
+			require.NoErrorf(t, err, "%v (run go test ./internal/irtest -run Golden -update)", err)
+			assert.Truef(t, bytes.Equal(buf.Bytes(), want), "%s differs from its fixture source; run go test ./internal/irtest -run Golden -update", path)
 		})
 	}
 }

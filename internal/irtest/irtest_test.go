@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBuildStatements(t *testing.T) {
@@ -39,54 +41,41 @@ order h a r o p y z n e
 	}
 	val := func(n string) *ir.Value { return g.Values[names[n]] }
 	node := func(n string) *ir.Node { return g.Nodes[val(n).Producer] }
-	if got := val("x"); !got.Flags.Has(ir.FlagInput) || !got.Shape.Equal(ir.Shape{4, 8}) || got.DType != ir.F32 {
-		t.Errorf("x = %+v", got)
-	}
+	got := val("x")
+	assert.Falsef(t, !got.Flags.Has(ir.FlagInput) || !got.Shape.Equal(ir.Shape{4, 8}) || got.DType != ir.F32, "x = %+v", got)
 	if got := val("d").Data; len(got) != 32 || math.Float32frombits(binary.LittleEndian.Uint32(got[4:])) != -2 {
 		t.Errorf("d data %v", got)
 	}
-	if got := val("c"); !got.Flags.Has(ir.FlagConstant) || got.Data[8] != 2 {
-		t.Errorf("c = %+v", got)
-	}
-	if n := node("h"); n.Op != "MatMul" || !slices.Equal(n.Inputs, []ir.ValueID{names["x"], names["w"]}) {
-		t.Errorf("h's node = %+v", n)
-	}
+	got = val("c")
+	assert.Falsef(t, !got.Flags.Has(ir.FlagConstant) || got.Data[8] != 2, "c = %+v", got)
+	n := node("h")
+	assert.Falsef(t, n.Op != "MatMul" || !slices.Equal(n.Inputs, []ir.ValueID{names["x"], names["w"]}), "h's node = %+v", n)
 	if node("a") != node("b") || len(node("a").Outputs) != 2 || node("a").Attrs.GetInt("axis", -1) != 1 {
 		t.Errorf("split node = %+v", node("a"))
 	}
-	if r := val("r"); r.View == nil || r.View.Base != names["h"] {
-		t.Errorf("Reshape output is not a view of h: %+v", r)
-	}
-	if v := val("v").View; v == nil || v.Base != names["x"] || v.OffsetBytes != 64 || v.StridesBytes != nil {
-		t.Errorf("v view %+v", v)
-	}
-	if s := val("s").View; s == nil || !slices.Equal(s.StridesBytes, []int64{32, 4}) {
-		t.Errorf("s view %+v", s)
-	}
-	if n := node("p"); !n.Opaque || n.Op != "Two" || val("q").DType != ir.I64 || len(val("q").Shape) != 0 {
-		t.Errorf("opaque %+v", n)
-	}
-	if a := node("y").Attrs["approximate"]; a.Kind != ir.AttrString || a.Str != "tanh" {
-		t.Errorf("approximate %+v", a)
-	}
+	r := val("r")
+	assert.Falsef(t, r.View == nil || r.View.Base != names["h"], "Reshape output is not a view of h: %+v", r)
+	v := val("v").View
+	assert.Falsef(t, v == nil || v.Base != names["x"] || v.OffsetBytes != 64 || v.StridesBytes != nil, "v view %+v", v)
+	s := val("s").View
+	assert.Falsef(t, s == nil || !slices.Equal(s.StridesBytes, []int64{32, 4}), "s view %+v", s)
+	n = node("p")
+	assert.Falsef(t, !n.Opaque || n.Op != "Two" || val("q").DType != ir.I64 || len(val("q").Shape) != 0, "opaque %+v", n)
+	a := node("y").Attrs["approximate"]
+	assert.Falsef(t, a.Kind != ir.AttrString || a.Str != "tanh", "approximate %+v", a)
 	if a := node("z").Attrs; !math.IsInf(a["min"].Float, -1) || a["max"].Kind != ir.AttrFloat || a["max"].Float != 6 {
 		t.Errorf("clip attrs %+v", a)
 	}
 	if a := node("n").Attrs; a["axis"].Kind != ir.AttrInt || a["axis"].Int != -1 || a["epsilon"].Float != 1e-5 {
 		t.Errorf("norm attrs %+v", a)
 	}
-	if a := node("e").Attrs["axes"]; a.Kind != ir.AttrInts || len(a.Ints) != 0 {
-		t.Errorf("empty ints %+v", a)
-	}
-	if !val("y").Flags.Has(ir.FlagOutput) || !val("a").Flags.Has(ir.FlagOutput) {
-		t.Error("outputs not marked")
-	}
-	if h := val("h"); !h.Flags.Has(ir.FlagPinned) || h.PinReason != "host reads it" {
-		t.Errorf("pin %+v", h)
-	}
-	if k := node("y").KeepAlive; !slices.Equal(k, []ir.ValueID{names["v"]}) {
-		t.Errorf("keep-alive %v", k)
-	}
+	a = node("e").Attrs["axes"]
+	assert.Falsef(t, a.Kind != ir.AttrInts || len(a.Ints) != 0, "empty ints %+v", a)
+	assert.Falsef(t, !val("y").Flags.Has(ir.FlagOutput) || !val("a").Flags.Has(ir.FlagOutput), "outputs not marked")
+	h := val("h")
+	assert.Falsef(t, !h.Flags.Has(ir.FlagPinned) || h.PinReason != "host reads it", "pin %+v", h)
+	k := node("y").KeepAlive
+	assert.Truef(t, slices.Equal(k, []ir.ValueID{names["v"]}), "keep-alive %v", k)
 	var want []ir.NodeID
 	for _, n := range strings.Fields("h a r o p y z n e") {
 		want = append(want, val(n).Producer)
@@ -94,9 +83,7 @@ order h a r o p y z n e
 	if !slices.Equal(g.Order, want) {
 		t.Errorf("order %v, want %v", g.Order, want)
 	}
-	if len(names) != 17 {
-		t.Errorf("%d names: %v", len(names), names)
-	}
+	assert.Lenf(t, names, 17, "%d names: %v", len(names), names)
 }
 
 func TestBuildErrors(t *testing.T) {
@@ -130,12 +117,8 @@ func TestBuildErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g, _, err := Build(tc.src)
-			if err == nil {
-				t.Fatalf("built %v, want an error containing %q", g, tc.want)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not contain %q", err, tc.want)
-			}
+			require.Errorf(t, err, "built %v, want an error containing %q", g, tc.want)
+			assert.Containsf(t, err.Error(), tc.want, "error %q does not contain %q", err, tc.want)
 		})
 	}
 }
@@ -163,38 +146,29 @@ func TestParseAttr(t *testing.T) {
 			t.Errorf("%s: %v", tc.in, err)
 			continue
 		}
-		if got.Kind != tc.want.Kind || got.Int != tc.want.Int || got.Float != tc.want.Float || got.Str != tc.want.Str ||
-			!slices.Equal(got.Ints, tc.want.Ints) || !slices.Equal(got.Floats, tc.want.Floats) {
-			t.Errorf("%s = %+v, want %+v", tc.in, got, tc.want)
-		}
+		assert.Falsef(t, got.Kind != tc.want.Kind || got.Int != tc.want.Int || got.Float != tc.want.Float || got.Str != tc.want.Str ||
+			!slices.Equal(got.Ints, tc.want.Ints) || !slices.Equal(got.Floats, tc.want.Floats), "%s = %+v, want %+v", tc.in, got, tc.want)
 	}
-	if a, _ := parseAttr("inf"); a.Kind != ir.AttrFloat || !math.IsInf(a.Float, 1) {
-		t.Errorf("inf = %+v", a)
-	}
+	a, _ := parseAttr("inf")
+	assert.Falsef(t, a.Kind != ir.AttrFloat || !math.IsInf(a.Float, 1), "inf = %+v", a)
 }
 
 func TestTestdataSourcesBuild(t *testing.T) {
 	for name := range Testdata {
-		if _, err := Graph(name); err != nil {
-			t.Errorf("%s: %v", name, err)
-		}
+		_, err := Graph(name)
+		assert.NoErrorf(t, err, "%s: %v", name, err)
 	}
-	if _, err := Graph("nope"); err == nil {
-		t.Error("Graph of an unknown name succeeded")
-	}
+	_, err := Graph("nope")
+	assert.Errorf(t, err, "Graph of an unknown name succeeded")
 }
 
 // TestWideDiamondBranches: the concurrency benchmark graph has 16
 // independent branches, each a 64x256x128 MatMul (about 4.2 MFLOP).
 func TestWideDiamondBranches(t *testing.T) {
 	g, err := Graph("wide_diamond")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	deps, err := g.Deps()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	branches := 0
 	for _, n := range g.Nodes {
 		if n.Op != "MatMul" || len(deps[n.ID]) != 0 {
@@ -206,9 +180,7 @@ func TestWideDiamondBranches(t *testing.T) {
 			t.Errorf("branch %s: %d flops", n.Name, flops)
 		}
 	}
-	if branches != 16 {
-		t.Errorf("%d independent branches, want 16", branches)
-	}
+	assert.Equalf(t, 16, branches, "%d independent branches, want 16", branches)
 }
 
 // TestBuildErrorClasses: what the language cannot read wraps ErrSyntax, what
@@ -231,18 +203,11 @@ func TestBuildErrorClasses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Build(tc.src)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("error %v, want one wrapping %v", err, tc.want)
-			}
-			if tc.want != ErrSyntax && errors.Is(err, ErrSyntax) {
-				t.Errorf("error %v wraps ErrSyntax, want only %v", err, tc.want)
-			}
-			if tc.want == ErrSyntax && !strings.HasPrefix(err.Error(), "irtest: line ") {
-				t.Errorf("error %q does not start with the package and line", err)
-			}
+			require.ErrorIsf(t, err, tc.want, "error %v, want one wrapping %v", err, tc.want)
+			assert.Falsef(t, tc.want != ErrSyntax && errors.Is(err, ErrSyntax), "error %v wraps ErrSyntax, want only %v", err, tc.want)
+			assert.Falsef(t, tc.want == ErrSyntax && !strings.HasPrefix(err.Error(), "irtest: line "), "error %q does not start with the package and line", err)
 		})
 	}
-	if _, err := Graph("no-such-graph"); !errors.Is(err, ErrNoGraph) || !strings.Contains(err.Error(), "no-such-graph") {
-		t.Errorf("Graph(no-such-graph): %v, want ErrNoGraph naming it", err)
-	}
+	_, err := Graph("no-such-graph")
+	assert.Falsef(t, !errors.Is(err, ErrNoGraph) || !strings.Contains(err.Error(), "no-such-graph"), "Graph(no-such-graph): %v, want ErrNoGraph naming it", err)
 }

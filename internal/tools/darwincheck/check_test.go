@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // newTestChecker builds a checker for this module, skipping the test when
@@ -20,31 +22,23 @@ func newTestChecker(t *testing.T) *Checker {
 		t.Skipf("go env: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("go env printed %q", out)
-	}
+	require.Lenf(t, lines, 2, "go env printed %q", out)
 	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	c, err := NewChecker(Config{
 		ModuleRoot:     root,
 		GOROOT:         lines[0],
 		ModCache:       lines[1],
 		ExtraSelectors: ParseSelectorList(appleSelectors),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	dk := ""
 	for _, m := range c.mods {
 		if m.Path == darwinkitPath {
 			dk = m.Dir
 		}
 	}
-	if dk == "" {
-		t.Fatal("go.mod does not require darwinkit")
-	}
+	require.NotEqualf(t, "", dk, "go.mod does not require darwinkit")
 	if _, err := os.Stat(filepath.Join(dk, "macos", "metal")); err != nil {
 		t.Skipf("module cache lacks darwinkit (%v); run go mod download %s", err, darwinkitPath)
 	}
@@ -96,9 +90,7 @@ func TestCheckTestdata(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			diags, err := c.Check(tc.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			errs, warns := split(diags)
 			match := func(kind string, got []Diagnostic, want []string) {
 				if len(got) != len(want) {
@@ -122,17 +114,13 @@ func TestCheckTestFiles(t *testing.T) {
 		c := newTestChecker(t)
 		c.cfg.Tests = tests
 		diags, err := c.Check("testdata/brokentest")
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		errs, _ := split(diags)
 		want := 0
 		if tests {
 			want = 1
 		}
-		if len(errs) != want {
-			t.Errorf("Tests=%v: %d errors %v, want %d", tests, len(errs), errs, want)
-		}
+		assert.Lenf(t, errs, want, "Tests=%v: %d errors %v, want %d", tests, len(errs), errs, want)
 		if tests && len(errs) == 1 && !strings.Contains(errs[0].String(), "ok_darwin_test.go:10:10: cannot use metal.BufferObject{}") {
 			t.Errorf("error %q", errs[0])
 		}
@@ -149,9 +137,7 @@ func TestCheckExecMetal(t *testing.T) {
 		t.Skip("no exec/metal yet")
 	}
 	diags, err := c.Check(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	for _, d := range diags {
 		t.Error(d)
 	}
@@ -193,13 +179,10 @@ func TestRunExitStatus(t *testing.T) {
 
 func TestUnresolvableImport(t *testing.T) {
 	c := &Checker{modPath: "example.com/m", cfg: Config{ModuleRoot: "/m", GOROOT: "/goroot"}}
-	if _, err := c.resolve("example.org/elsewhere/pkg", "/m"); !errors.Is(err, ErrResolve) {
-		t.Errorf("resolve of an unrequired module: err = %v, want ErrResolve", err)
-	}
-	if dir, err := c.resolve("example.com/m/exec/metal", "/m"); err != nil || dir != filepath.FromSlash("/m/exec/metal") {
-		t.Errorf("resolve main module = %q, %v", dir, err)
-	}
-	if dir, err := c.resolve("go/types", "/m"); err != nil || dir != filepath.FromSlash("/goroot/src/go/types") {
-		t.Errorf("resolve std = %q, %v", dir, err)
-	}
+	_, err := c.resolve("example.org/elsewhere/pkg", "/m")
+	assert.ErrorIsf(t, err, ErrResolve, "resolve of an unrequired module: err = %v, want ErrResolve", err)
+	dir, err := c.resolve("example.com/m/exec/metal", "/m")
+	assert.Falsef(t, err != nil || dir != filepath.FromSlash("/m/exec/metal"), "resolve main module = %q, %v", dir, err)
+	dir, err = c.resolve("go/types", "/m")
+	assert.Falsef(t, err != nil || dir != filepath.FromSlash("/goroot/src/go/types"), "resolve std = %q, %v", dir, err)
 }

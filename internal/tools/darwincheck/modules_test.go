@@ -1,12 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParseGoMod(t *testing.T) {
@@ -44,20 +46,12 @@ func TestParseGoMod(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path, mods, err := ParseGoMod([]byte(tc.src), "/root")
 			if tc.wantErr {
-				if !errors.Is(err, ErrGoMod) {
-					t.Fatalf("err = %v, want ErrGoMod", err)
-				}
+				require.ErrorIsf(t, err, ErrGoMod, "err = %v, want ErrGoMod", err)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if path != tc.path {
-				t.Errorf("path = %q, want %q", path, tc.path)
-			}
-			if len(mods) != len(tc.mods) {
-				t.Fatalf("mods = %v, want %v", mods, tc.mods)
-			}
+			require.NoErrorf(t, err, "%v", err)
+			assert.Equalf(t, tc.path, path, "path = %q, want %q", path, tc.path)
+			require.Lenf(t, mods, len(tc.mods), "mods = %v, want %v", mods, tc.mods)
 			for i := range mods {
 				if mods[i] != tc.mods[i] {
 					t.Errorf("mods[%d] = %+v, want %+v", i, mods[i], tc.mods[i])
@@ -74,9 +68,8 @@ func TestEscapePath(t *testing.T) {
 		{"v0.0.0-20260906184651-6331bc6350fe", "v0.0.0-20260906184651-6331bc6350fe"},
 	}
 	for _, tc := range tests {
-		if got := EscapePath(tc.in); got != tc.want {
-			t.Errorf("EscapePath(%q) = %q, want %q", tc.in, got, tc.want)
-		}
+		got := EscapePath(tc.in)
+		assert.Equalf(t, tc.want, got, "EscapePath(%q) = %q, want %q", tc.in, got, tc.want)
 	}
 }
 
@@ -87,9 +80,7 @@ func FuzzParseGoMod(f *testing.F) {
 	f.Add([]byte("module m\nreplace (\n\ta => b v1\n)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path, _, err := ParseGoMod(data, "/r")
-		if err == nil && path == "" {
-			t.Error("no error and no module path")
-		}
+		assert.Falsef(t, err == nil && path == "", "no error and no module path")
 	})
 }
 
@@ -98,16 +89,12 @@ func FuzzParseSelectorList(f *testing.F) {
 	f.Add("# comment\n\n  setBuffer:offset:atIndex:  \n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, s := range ParseSelectorList(text) {
-			if s == "" || s[0] == '#' || strings.TrimSpace(s) != s {
-				t.Errorf("selector %q kept", s)
-			}
+			assert.Falsef(t, s == "" || s[0] == '#' || strings.TrimSpace(s) != s, "selector %q kept", s)
 		}
 	})
 }
 
 func TestParseSelectorList(t *testing.T) {
 	got := ParseSelectorList("# Apple\nrelease\n\n  setLabel:  \n#x\n")
-	if fmt.Sprint(got) != "[release setLabel:]" {
-		t.Errorf("got %q", got)
-	}
+	assert.Equalf(t, "[release setLabel:]", fmt.Sprint(got), "got %q", got)
 }

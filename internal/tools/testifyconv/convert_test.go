@@ -6,9 +6,11 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -32,9 +34,7 @@ func testImports(t *testing.T) map[string]string {
 			expMap[p.ImportPath] = p.Export
 		}
 	})
-	if expErr != nil {
-		t.Fatal(expErr)
-	}
+	require.NoErrorf(t, expErr, "%v", expErr)
 	return expMap
 }
 
@@ -45,21 +45,15 @@ func convertFile(t *testing.T, name string, src []byte) ([]byte, counts, counts,
 	m := testImports(t)
 	fset := token.NewFileSet()
 	u, err := check(fset, "checks", []string{name}, map[string][]byte{name: src}, exportImporter(fset, m))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	skipped := map[string]int{}
 	c := &converter{u: u, file: u.files[0], src: src, uses: map[string]bool{}, skipped: skipped}
 	c.run()
 	out, err := apply(src, c.edits, c.uses)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	fset2 := token.NewFileSet()
 	u2, err := check(fset2, "checks", []string{name}, map[string][]byte{name: out}, exportImporter(fset2, m))
-	if err != nil {
-		t.Fatalf("converted file does not type-check: %v\n%s", err, out)
-	}
+	require.NoErrorf(t, err, "converted file does not type-check: %v\n%s", err, out)
 	return out, count([]*unit{u}), count([]*unit{u2}), skipped
 }
 
@@ -67,9 +61,7 @@ func convertFile(t *testing.T, name string, src []byte) ([]byte, counts, counts,
 // testdata/checks.golden (go test -update rewrites it).
 func TestGolden(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("testdata", "checks.input"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	out, before, after, skipped := convertFile(t, "checks_test.go", src)
 	golden := filepath.Join("testdata", "checks.golden")
 	if *update {
@@ -78,18 +70,12 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(out, want) {
-		t.Errorf("converted file differs from %s (go test -update to accept):\n%s", golden, out)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	assert.Truef(t, bytes.Equal(out, want), "converted file differs from %s (go test -update to accept):\n%s", golden, out)
 	if after.total() != before.total() {
 		t.Errorf("checks: %d before, %d after", before.total(), after.total())
 	}
-	if before.testify != 0 || after.testify == 0 || after.calls == 0 {
-		t.Errorf("counts before %+v, after %+v: want testify calls and some checks left alone", before, after)
-	}
+	assert.Falsef(t, before.testify != 0 || after.testify == 0 || after.calls == 0, "counts before %+v, after %+v: want testify calls and some checks left alone", before, after)
 	t.Logf("before %+v after %+v skipped %v", before, after, skipped)
 }
 
@@ -139,6 +125,9 @@ func TestMappings(t *testing.T) {
 		{"index in message", "var s []string; var ok bool", "if !ok { t.Fatal(s[0]) }", ""},
 		{"division in message", "var a, b int; var ok bool", "if !ok { t.Fatal(a / b) }", ""},
 		{"shadowing init", "var err error; f := func() error { return nil }", "if err := f(); err != nil { t.Fatal(err) }; _ = err", ""},
+		{"outer variable reassigned next", "var err error; f := func() error { return nil }", "if err := f(); err != nil { t.Fatal(err) }; _, err = 1, f(); _ = err", "err = f()\n\trequire.NoErrorf(t, err, \"%v\", err)"},
+		{"outer variable captured", "var err error; f := func() error { return nil }; defer func() { _ = err }()", "if err := f(); err != nil { t.Fatal(err) }", ""},
+		{"outer variable of another type", "var err *os.PathError; f := func() error { return nil }; _ = err", "if err := f(); err != nil { t.Fatal(err) }", ""},
 		{"two statements", "var ok bool", "if !ok { t.Log(); t.Fatal() }", ""},
 		{"else", "var ok bool", "if !ok { t.Fatal() } else { t.Log() }", ""},
 	} {
@@ -151,14 +140,10 @@ func TestMappings(t *testing.T) {
 				t.Errorf("checks: %d before, %d after", before.total(), after.total())
 			}
 			if tc.want == "" {
-				if after.testify != 0 {
-					t.Errorf("converted a check that must be left alone:\n%s", out)
-				}
+				assert.Equalf(t, 0, after.testify, "converted a check that must be left alone:\n%s", out)
 				return
 			}
-			if !strings.Contains(string(out), tc.want) {
-				t.Errorf("output lacks %q:\n%s", tc.want, out)
-			}
+			assert.Containsf(t, string(out), tc.want, "output lacks %q:\n%s", tc.want, out)
 		})
 	}
 }

@@ -26,6 +26,8 @@ type converter struct {
 	uses  map[string]bool // testify packages the edits call: "assert", "require"
 	// skipped counts recognised checks left alone, by reason.
 	skipped map[string]int
+	// capturedVars caches captured.
+	capturedVars map[*types.Var]bool
 }
 
 // checkCall reports whether stmt is a call t.Fatal/Fatalf/Error/Errorf on a
@@ -242,7 +244,11 @@ func (c *converter) hoist(ifs *ast.IfStmt, later []ast.Stmt, scope *types.Scope,
 			continue
 		}
 		if _, o := scope.LookupParent(id.Name, ifs.Pos()); o != nil {
-			return "", false
+			if !c.reusable(o, obj, scope, later) {
+				return "", false
+			}
+			reused++
+			continue
 		}
 		if declaredIn(later, id.Name) {
 			return "", false
@@ -266,6 +272,76 @@ func (c *converter) hoist(ifs *ast.IfStmt, later []ast.Stmt, scope *types.Scope,
 		text = strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ")
 	}
 	return text, true
+}
+
+// reusable reports whether the hoisted init may assign o, a variable of
+// the enclosing block, instead of declaring obj: o has obj's type, is
+// declared in this very block (so no loop lies between its declaration and
+// the check), no function literal captures it, and the next statement of
+// the block that mentions it, if any, assigns it without reading it. The
+// value the hoist leaves in o is then never observed.
+func (c *converter) reusable(o, obj types.Object, scope *types.Scope, later []ast.Stmt) bool {
+	v, ok := o.(*types.Var)
+	if !ok || v.Parent() != scope || !types.Identical(v.Type(), obj.Type()) || c.captured()[v] {
+		return false
+	}
+	for _, st := range later {
+		if !c.mentions(st, v) {
+			continue
+		}
+		as, ok := st.(*ast.AssignStmt)
+		if !ok {
+			return false
+		}
+		lhs := false
+		for _, e := range as.Lhs {
+			if id, ok := e.(*ast.Ident); ok && (c.u.info.Uses[id] == v || c.u.info.Defs[id] == v) {
+				lhs = true
+			}
+		}
+		for _, e := range as.Rhs {
+			if c.mentions(e, v) {
+				return false
+			}
+		}
+		return lhs
+	}
+	return true
+}
+
+// mentions reports whether n refers to v.
+func (c *converter) mentions(n ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && (c.u.info.Uses[id] == v || c.u.info.Defs[id] == v) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// captured returns the variables that function literals of the file
+// refer to.
+func (c *converter) captured() map[*types.Var]bool {
+	if c.capturedVars != nil {
+		return c.capturedVars
+	}
+	c.capturedVars = map[*types.Var]bool{}
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if fl, ok := n.(*ast.FuncLit); ok {
+			ast.Inspect(fl.Body, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok {
+					if v, ok := c.u.info.Uses[id].(*types.Var); ok {
+						c.capturedVars[v] = true
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return c.capturedVars
 }
 
 // declaredIn reports whether a statement of list (not nested blocks)
