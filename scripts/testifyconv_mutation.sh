@@ -12,7 +12,7 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 go build -o /tmp/testifyconv.$$ ./internal/tools/testifyconv
 trap 'rm -f /tmp/testifyconv.$$' EXIT
-mapfile -t sites < <(grep -nE '^\s*(assert|require)\.[A-Z]' "$pkg"/*_test.go | cut -d: -f1,2)
+mapfile -t sites < <(grep -nE '^\s*(assert|require)\.[A-Z]' $(ls "$pkg"/*_test.go | grep -v bench_test.go) | cut -d: -f1,2)
 total=${#sites[@]}
 if [ "$total" -eq 0 ]; then echo "$pkg: no testify calls"; exit 1; fi
 survived=0
