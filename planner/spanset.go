@@ -1,54 +1,35 @@
 package planner
 
-import (
-	"math"
-
-	"github.com/emirpasic/gods/v2/trees/redblacktree"
-)
+import "math"
 
 // spanSet is a growing union of half-open byte ranges [lo, hi), kept as
 // sorted, disjoint, non-touching spans: inserting [4, 8) into {[0, 4), [8, 9)}
 // leaves {[0, 9)}. The placer only ever adds memory to a set (placement never
 // frees), so a set stays short when placements pack tightly: a thousand
-// adjacent buffers are one span. The spans live in a gods red-black tree
-// that maps each span's lo to its hi; a span is named by its tree node (a
-// spanRef), nil past the last span.
+// adjacent buffers are one span. Span k is sp[2k] (lo) and sp[2k+1] (hi), in
+// one slice so that a lookup touches one allocation.
 type spanSet struct {
-	t *redblacktree.Tree[int64, int64]
+	sp []int64
 }
 
-// spanRef is one span of a spanSet: Key is its lo, Value its hi.
-type spanRef = *redblacktree.Node[int64, int64]
+func (s *spanSet) len() int                  { return len(s.sp) / 2 }
+func (s *spanSet) lo(k int) int64            { return s.sp[2*k] }
+func (s *spanSet) hi(k int) int64            { return s.sp[2*k+1] }
+func (s *spanSet) empty() bool               { return len(s.sp) == 0 }
+func (s *spanSet) span(k int) (int64, int64) { return s.sp[2*k], s.sp[2*k+1] }
 
-// first returns the span with the smallest lo whose hi is above x, or nil.
-func (s *spanSet) first(x int64) spanRef {
-	if s.t == nil {
-		return nil
-	}
-	if f, ok := s.t.Floor(x); ok && f.Value > x {
-		return f
-	}
-	c, _ := s.t.Ceiling(x)
-	return c
-}
-
-// nextSpan returns the span after r, or nil (the in-order successor in the tree).
-func nextSpan(r spanRef) spanRef {
-	if r.Right != nil {
-		r = r.Right
-		for r.Left != nil {
-			r = r.Left
-		}
-		return r
-	}
-	for r.Parent != nil {
-		c := r
-		r = r.Parent
-		if c == r.Left {
-			return r
+// search returns the index of the first span at or after from with hi > x.
+func (s *spanSet) search(x int64, from int) int {
+	i, j := from, s.len()
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.sp[2*h+1] <= x {
+			i = h + 1
+		} else {
+			j = h
 		}
 	}
-	return nil
+	return i
 }
 
 // insert adds [lo, hi) to the set, merging spans it overlaps or touches.
@@ -58,39 +39,49 @@ func (s *spanSet) insert(lo, hi int64) bool {
 	if lo >= hi {
 		return true
 	}
-	if s.t == nil {
-		s.t = redblacktree.New[int64, int64]()
-	}
-	// r: first span with hi >= lo (touching merges).
-	r := s.first(lo - 1)
-	if r != nil && r.Key <= lo && hi <= r.Value {
+	n := s.len()
+	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
+	i := s.search(lo-1, 0)
+	if i < n && s.lo(i) <= lo && hi <= s.hi(i) {
 		return true
 	}
-	var gone []int64
-	for ; r != nil && r.Key <= hi; r = nextSpan(r) {
-		lo, hi = min(lo, r.Key), max(hi, r.Value)
-		gone = append(gone, r.Key)
+	j := i
+	for j < n && s.lo(j) <= hi {
+		j++
 	}
-	for _, k := range gone {
-		s.t.Remove(k)
+	if i == j {
+		if s.sp == nil {
+			s.sp = make([]int64, 0, 8)
+		}
+		s.sp = append(s.sp, 0, 0)
+		copy(s.sp[2*i+2:], s.sp[2*i:])
+		s.sp[2*i], s.sp[2*i+1] = lo, hi
+		return false
 	}
-	s.t.Put(lo, hi)
+	s.sp[2*i] = min(s.lo(i), lo)
+	s.sp[2*i+1] = max(s.hi(j-1), hi)
+	if j > i+1 {
+		s.sp = append(s.sp[:2*i+2], s.sp[2*j:]...)
+	}
 	return false
 }
 
-// startAt returns the lo of span r, or math.MaxInt64 past the end.
-func startAt(r spanRef) int64 {
-	if r != nil {
-		return r.Key
+// startAt returns the start of span j, or math.MaxInt64 past the end.
+func (s *spanSet) startAt(j int) int64 {
+	if 2*j < len(s.sp) {
+		return s.sp[2*j]
 	}
 	return math.MaxInt64
 }
 
-// skip returns the first span at or after r with hi > x: r itself when it
-// still ends above x (the usual case, x moves little), else a tree search.
-func (s *spanSet) skip(x int64, r spanRef) spanRef {
-	if r != nil && r.Value > x {
-		return r
+// skip returns the first span index at or after j with hi > x: a few linear
+// steps (the usual case, x moves little), then a binary search.
+func (s *spanSet) skip(x int64, j int) int {
+	for k := 0; k < 4; k++ {
+		if 2*j >= len(s.sp) || s.sp[2*j+1] > x {
+			return j
+		}
+		j++
 	}
-	return s.first(x)
+	return s.search(x, j)
 }

@@ -47,7 +47,7 @@ type timeIndex struct {
 
 	nodes []int      // scratch: canonical nodes of one range
 	sets  []*spanSet // scratch: the sets of one query
-	cur   []spanRef  // scratch: one cursor per query set
+	cur   []int      // scratch: one cursor per query set
 	next  []int64    // scratch: start of each set's span at its cursor
 }
 
@@ -180,7 +180,7 @@ func (ix *timeIndex) collect(start, end int64) {
 	}
 	ix.cur = ix.cur[:0]
 	for range ix.sets {
-		ix.cur = append(ix.cur, nil)
+		ix.cur = append(ix.cur, 0)
 	}
 }
 
@@ -195,9 +195,9 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 	x := from
 	next := ix.next[:0]
 	for i, s := range ix.sets {
-		j := s.first(x)
+		j := s.skip(x, 0)
 		ix.cur[i] = j
-		next = append(next, startAt(j))
+		next = append(next, s.startAt(j))
 	}
 	ix.next = next
 	for {
@@ -211,14 +211,14 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 				if n <= x {
 					s := ix.sets[i]
 					j := s.skip(x, ix.cur[i])
-					if j != nil && j.Key <= x {
+					if j < s.len() && s.lo(j) <= x {
 						// Spans never touch, so the set does not hold the new x.
-						x = j.Value
-						j = nextSpan(j)
+						x = s.hi(j)
+						j++
 						changed = true
 					}
 					ix.cur[i] = j
-					n = startAt(j)
+					n = s.startAt(j)
 					next[i] = n
 				}
 				end = min(end, n)
