@@ -1,10 +1,8 @@
 package memranges
 
-import "github.com/emirpasic/gods/v2/trees/redblacktree"
-
 // An ivset is a set of bytes kept as sorted, disjoint, non-touching
-// half-open intervals [off, end): a gods red-black tree maps each
-// interval's off to its end.
+// half-open intervals [off[i], end[i]): off and end are both strictly
+// increasing and end[i] < off[i+1].
 //
 // The tracker only ever asks "does any recorded range of this kind overlap
 // the new one?", never "which one?", so the set may forget where one
@@ -19,92 +17,101 @@ import "github.com/emirpasic/gods/v2/trees/redblacktree"
 // [Mode] depend only on that union (for non-empty ranges), so the answers
 // are the same as for the unmerged list. Because intervals are disjoint and
 // sorted, the first interval that ends after q.Off is the only candidate
-// for an overlap with q: one tree search answers the query.
+// for an overlap with q: one binary search answers the query.
 //
-// Costs, for n intervals in the set: overlaps is O(log n); add is O(log n)
-// plus O(log n) per interval it absorbs, and those leave the set for good.
+// Costs, for n intervals in the set: overlaps is O(log n). add is O(log n)
+// to locate the insertion point, plus a memmove of the entries after it
+// (none when the new range lies past the last, the common case of a stream
+// that writes the arena in address order, or when it merges into a
+// neighbour); the k intervals it absorbs leave the set for good, so their
+// removal is paid for by their insertion.
 type ivset struct {
-	t *redblacktree.Tree[int64, int64]
+	off []int64
+	end []int64
 }
 
-type ivnode = redblacktree.Node[int64, int64]
-
-// firstEndAfter returns the interval with the smallest off whose end is
-// above x, or nil.
-func (s *ivset) firstEndAfter(x int64) *ivnode {
-	if f, ok := s.t.Floor(x); ok && f.Value > x {
-		return f
+// firstEndAfter returns the smallest i with end[i] > x, or len(end). The
+// loop is the branch-free form of binary search: the comparisons of a lookup
+// are unpredictable, so it turns each into a mask. (x - e) >> 63 is all ones
+// when e > x and zero otherwise; it cannot overflow, since x >= -1 and
+// every e is in [0, MaxInt64].
+func (s *ivset) firstEndAfter(x int64) int {
+	e := s.end
+	n := len(e)
+	if n == 0 {
+		return 0
 	}
-	c, _ := s.t.Ceiling(x)
-	return c
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		base += half &^ int((x-e[base+half])>>63)
+		n -= half
+	}
+	if e[base] <= x {
+		base++
+	}
+	return base
 }
 
 // overlaps reports whether the non-empty range [lo,hi) overlaps the set
 // under mode m (see Mode.overlaps).
 func (s *ivset) overlaps(m Mode, lo, hi int64) bool {
-	if s.t == nil || s.t.Empty() {
-		return false
+	n := len(s.end)
+	if n == 0 || lo >= s.end[n-1] || hi < s.off[0] {
+		return false // past the last interval, or before the first
 	}
-	n := s.firstEndAfter(lo)
-	if n == nil {
-		return false
-	}
+	i := s.firstEndAfter(lo)
 	if m == GGML {
-		return n.Key <= hi
+		return s.off[i] <= hi
 	}
-	return n.Key < hi
+	return s.off[i] < hi
 }
 
 // add inserts the non-empty range [lo,hi), merging it with every interval
 // it overlaps or touches.
 func (s *ivset) add(lo, hi int64) {
-	if s.t == nil {
-		s.t = redblacktree.New[int64, int64]()
-	}
-	// Fast path: past the last interval.
-	if r := s.t.Right(); r == nil || lo > r.Value {
-		s.t.Put(lo, hi)
+	n := len(s.end)
+	// Fast paths: empty set, past the last interval, touching the last.
+	if n == 0 || lo > s.end[n-1] {
+		s.off = append(s.off, lo)
+		s.end = append(s.end, hi)
 		return
 	}
-	// Intervals that overlap or touch [lo,hi): end >= lo and off <= hi.
-	n := s.firstEndAfter(lo - 1)
-	var gone []int64
-	for it := s.t.IteratorAt(n); n != nil && n.Key <= hi; n = it.Node() {
-		lo, hi = min(lo, n.Key), max(hi, n.Value)
-		gone = append(gone, n.Key)
-		if !it.Next() {
-			break
-		}
+	if lo >= s.off[n-1] {
+		s.end[n-1] = max(s.end[n-1], hi)
+		return
 	}
-	for _, k := range gone {
-		s.t.Remove(k)
+	// First interval that overlaps or touches [lo,hi): end >= lo.
+	i := s.firstEndAfter(lo - 1)
+	// Last such interval: off <= hi. Intervals i.. have increasing off.
+	j := i
+	for j < n && s.off[j] <= hi {
+		j++
 	}
-	s.t.Put(lo, hi)
+	if j == i { // no neighbour: insert a fresh interval at i
+		s.off = append(s.off, 0)
+		s.end = append(s.end, 0)
+		copy(s.off[i+1:], s.off[i:n])
+		copy(s.end[i+1:], s.end[i:n])
+		s.off[i], s.end[i] = lo, hi
+		return
+	}
+	// Merge intervals i..j-1 with [lo,hi) into slot i, drop the rest.
+	s.off[i] = min(s.off[i], lo)
+	s.end[i] = max(s.end[j-1], hi)
+	if j-i > 1 {
+		copy(s.off[i+1:], s.off[j:n])
+		copy(s.end[i+1:], s.end[j:n])
+		s.off = s.off[:n-(j-i-1)]
+		s.end = s.end[:n-(j-i-1)]
+	}
 }
 
-// reset empties the set.
+// reset empties the set, keeping its storage.
 func (s *ivset) reset() {
-	if s.t != nil {
-		s.t.Clear()
-	}
+	s.off = s.off[:0]
+	s.end = s.end[:0]
 }
 
 // len returns the number of disjoint intervals.
-func (s *ivset) len() int {
-	if s.t == nil {
-		return 0
-	}
-	return s.t.Size()
-}
-
-// spans returns the intervals' offs and ends, in order (for tests and
-// messages).
-func (s *ivset) spans() (off, end []int64) {
-	if s.t == nil {
-		return nil, nil
-	}
-	for it := s.t.Iterator(); it.Next(); {
-		off, end = append(off, it.Key()), append(end, it.Value())
-	}
-	return off, end
-}
+func (s *ivset) len() int { return len(s.end) }
