@@ -25,6 +25,18 @@ package memranges
 // that writes the arena in address order, or when it merges into a
 // neighbour); the k intervals it absorbs leave the set for good, so their
 // removal is paid for by their insertion.
+//
+// Why not gods: a gods red-black tree (off -> end, commit 301c8ce) won on
+// the synthetic 100,000-dispatch streams (BenchmarkPlaceBarriersWide 9.0 ->
+// 6.3 ms, TrackerWide/shuffled 6.6 -> 5.7 ms: a tree insert beats the
+// memmove of a random insertion into hundreds of intervals) but lost on
+// every planned testdata stream, the real workload (TrackerTestdata/planner
+// +7% to +53%, e.g. transformer_block 771 -> 1091 ns, wide_diamond 1697 ->
+// 2603 ns): a reset drops the tree's nodes and the next group allocates
+// them again, where the slices keep their storage. Median of 5,
+// interleaved, load 4-8; docs/BENCHMARKS.md.
+//
+//	scripts/benchab.sh ca1147c 301c8ce ./memranges 'Tracker|PlaceBarriers' 5 1s
 type ivset struct {
 	off []int64
 	end []int64
