@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
@@ -77,8 +78,6 @@ func TestAllocCap(t *testing.T) {
 		t.Fatalf("over the cap: %v", err)
 	}
 	m, err := be.Alloc(specs[:2])
-	if err != nil {
-		t.Fatalf("at the cap: %v", err)
-	}
+	require.NoErrorf(t, err, "at the cap: %v", err)
 	_ = m.Release()
 }
