@@ -30,9 +30,12 @@
 //
 //   - extensions is a list of flag hooks. An extension registers its flags
 //     on the run's FlagSet and returns the hooks bound to those flags for
-//     this run: BeforePlan may change the input or options (e.g. -reorder
-//     replaces the schedule), AfterPlan runs after planning and may write
-//     extra output to s.Out or replace the report (set s.SkipReport).
+//     this run: BeforePlan checks the extension's flags against the loaded
+//     input and may change the input or options, before
+//     any -o file is opened or any planning starts; AfterPlan runs after
+//     planning and may write extra output to s.Out or replace the report
+//     (set s.SkipReport; -reorder, for one, reorders the placed plan's
+//     dispatches there).
 //
 // An extension, in full:
 //
