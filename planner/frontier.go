@@ -13,7 +13,9 @@ import (
 // The concurrency grouping has the fewest groups; the serial schedule the
 // least peak. frontierGroupings gives the groupings between them: the
 // concurrency grouping first, then list-scheduled groupings (listsched.go)
-// with the serial schedule as priority, under byte limits swept evenly
+// with the serial schedule or the ALAP group as priority (the latter
+// delays what has slack, the former follows the memory plan's order),
+// under byte limits swept evenly
 // from the unlimited estimate down to 0 (frontierSteps limits; the
 // estimate ignores in-place sharing, so the interesting limits often lie
 // below the serial schedule's estimate, and limit 0 is one dispatch per
@@ -23,9 +25,9 @@ import (
 // groups, fewest groups first.
 //
 //	limit   groups  peak
-//	none    81      37120 B   (the concurrency grouping)
-//	33000   88      33024 B
-//	serial  117     30208 B   (the memory plan's serial order)
+//	none    81      37120 B   (the concurrency grouping; llama_tiny)
+//	30000   89      30208 B   (ALAP priority; serial priority: 91 groups)
+//	0       109     30208 B   (one dispatch per group)
 //
 // FrontierPlans places them with the memory plan last;
 // memranges.BuildFrontier measures their barriers after reordering and
@@ -57,27 +59,31 @@ func frontierGroupings(g *ir.Graph, order []ir.NodeID, opts Options) ([]grouping
 	if err != nil {
 		return nil, err
 	}
-	prio := make([]int, len(g.Nodes))
+	serial := make([]int, len(g.Nodes))
 	for k, n := range order {
-		prio[n] = k
+		serial[n] = k
 	}
+	_, depth := dg.asap(order)
+	alap := dg.alap(order, depth)
 	conc := grouping{order: sorted, groups: groups}
 	lvc, err := computeLiveness(g, sorted, groups, opts)
 	if err != nil {
 		return nil, err
 	}
 	conc.lowerBound = LowerBound(lvc.bufs)
-	_, _, top := li.listGroups(dg, order, prio, -1)
 	var cands []grouping
-	for k := 1; k <= frontierSteps; k++ {
-		limit := top - top*int64(k)/frontierSteps
-		grp, _, _ := li.listGroups(dg, order, prio, limit)
-		s, err := scoreGrouping(g, order, grp, opts)
-		if err != nil {
-			return nil, err
+	for _, prio := range [][]int{serial, alap} {
+		_, _, top := li.listGroups(dg, order, prio, -1)
+		for k := 1; k <= frontierSteps; k++ {
+			limit := top - top*int64(k)/frontierSteps
+			grp, _, _ := li.listGroups(dg, order, prio, limit)
+			s, err := scoreGrouping(g, order, grp, opts)
+			if err != nil {
+				return nil, err
+			}
+			o, gs := sortByGroup(order, grp)
+			cands = append(cands, grouping{order: o, groups: gs, lowerBound: s.peak})
 		}
-		o, gs := sortByGroup(order, grp)
-		cands = append(cands, grouping{order: o, groups: gs, lowerBound: s.peak})
 	}
 	slices.SortStableFunc(cands, func(a, b grouping) int {
 		if c := numGroups(a.groups) - numGroups(b.groups); c != 0 {

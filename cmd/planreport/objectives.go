@@ -120,7 +120,10 @@ func objectivesOf(path string, opts planner.Options) (objectiveRow, error) {
 		if err != nil {
 			return row, err
 		}
-		row.Dispatches, row.DataChain, row.UnsharedBytes = a.Summary.Dispatches, a.Summary.DataChain, p.UnsharedBytes
+		row.Dispatches, row.DataChain = a.Summary.Dispatches, a.Summary.DataChain
+		if obj == planner.ObjectiveMemory {
+			row.UnsharedBytes = p.UnsharedBytes // the memory plan's buffers, unshared
+		}
 		row.Plans = append(row.Plans, objectivePlan{Objective: obj, Groups: p.Steps, ArenaBytes: p.ArenaBytes,
 			LowerBoundBytes: p.LowerBoundBytes, CriticalPath: a.Summary.CriticalPath, BarriersGGML: a.Summary.BarriersGGMLWindow})
 	}
