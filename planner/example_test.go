@@ -71,3 +71,36 @@ func ExamplePlanBuffers() {
 	// B,0,2,2,4
 	// C,2,4,2,4
 }
+
+// Two branches side by side: under the memory objective the four nodes
+// run one per group (Groups nil), and the concurrency objective groups
+// them by data dependencies: three groups, the data chain, with Neg in
+// the middle group (ALAP: its result lives one group less) and the same
+// arena.
+func ExamplePlanGraph_concurrency() {
+	b := ir.NewBuilder("diamond")
+	x := b.Input("x", ir.F32, 4, 8)
+	a := b.Op("Exp", nil, x)
+	c := b.Op("Exp", nil, a)
+	d := b.Op("Add", nil, c, b.Op("Neg", nil, x))
+	b.Output(d)
+	g, err := b.Build()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	chain, _ := planner.DataChain(g)
+	fmt.Println("data chain:", chain)
+	for _, obj := range []string{planner.ObjectiveMemory, planner.ObjectiveConcurrency} {
+		p, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{Objective: obj})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s: %d groups %v, arena %d, verify %v\n", obj, p.Steps, p.Groups, p.ArenaBytes, p.Verify(g))
+	}
+	// Output:
+	// data chain: 3
+	// memory: 4 groups [], arena 256, verify <nil>
+	// concurrency: 3 groups [0 1 1 2], arena 256, verify <nil>
+}
