@@ -4,64 +4,74 @@ import "fmt"
 
 // ggml-metal's own reorder, simulated
 //
-// llama.cpp's Metal backend improves concurrency with a greedy pass of its
-// own before encoding: it opens a group with the first dispatch not yet
-// issued and scans at most a fixed number of dispatches ahead (64); a
-// scanned dispatch joins the group when it conflicts neither with the group
-// nor with any dispatch it would jump over (those it scanned and left
-// behind), and otherwise is left behind. When the scan ends the group is
-// issued and a barrier follows. Its conflict test is the GGML mode on
-// whole-root ranges (BuildOptions.WholeRoot). GGMLWindowOrder reproduces
-// the pass so that reports can set what ggml would reach on the same plan
-// beside memplan's optimum (Reorder: critical path - 1 barriers).
+// llama.cpp's Metal backend reorders a graph for concurrency before it
+// encodes it, greedily. It walks the dispatches in order, growing a
+// concurrent set. A dispatch that conflicts with the set cannot join it;
+// before closing the set (a barrier), the pass looks at the next
+// dispatches, up to GGMLWindow positions from the blocked one, and pulls
+// into the set each one that conflicts neither with the set nor with any
+// dispatch it would jump over (the blocked one and those scanned and left
+// behind). Then the set closes, and the blocked dispatch opens the next.
+// Its conflict test is GGML mode on whole-root ranges
+// (BuildOptions.WholeRoot). GGMLWindowOrder reproduces the pass so that
+// reports can set what ggml would reach on the same plan beside memplan's
+// optimum (Reorder: critical path - 1 barriers).
 //
-//	window 2, dispatches #0 #1 #2 #3, #1 reads what #0 writes:
-//	group {#0}: scan #1 (RAW with #0, left behind), #2 (window full)
-//	-> #0 issued alone; group {#1, #2?} ...
+//	#0 write A   set {#0}
+//	#1 read A    RAW with the set: look ahead from #2
+//	#2 write B   free of the set and of #1: pulled in, set {#0, #2}
+//	#3 read B    RAW with #2: left behind
+//	             barrier; set {#1}, #3 joins it: 1 barrier in all
 //
-// It is a simulation for reports: the order it returns keeps every
-// conflicting pair (in the mode it is given) in order, which VerifyOrder
-// checks.
+// One simplification: ggml stops looking ahead at an op outside a list of
+// ops it deems safe to move (matrix products, norms, elementwise ops,
+// rope, row gathers, copies), which memranges, free of op names, cannot
+// tell; here every dispatch may move, so the figure is the best ggml's
+// pass could reach. The order it returns keeps every conflicting pair (in
+// the mode it is given) in order, which VerifyOrder checks.
 
-// GGMLWindow is the look-ahead of ggml-metal's reorder pass.
+// GGMLWindow is the look-ahead of ggml-metal's reorder pass (its
+// N_FORWARD): the blocked dispatch and the next GGMLWindow-1 positions.
 const GGMLWindow = 64
 
 // GGMLWindowOrder returns the order ggml's greedy windowed reorder gives
 // ds (a permutation, as from Reorder) and the positions of the barriers
-// it issues between its groups, using conflict test m.
+// it closes its sets with, using conflict test m. A window of 1 looks at
+// nothing ahead and keeps the order.
 func GGMLWindowOrder(m Mode, ds []Dispatch, window int) (perm []int, barriers []int, err error) {
 	if window < 1 {
 		return nil, nil, fmt.Errorf("memranges: ggml window %d: want at least 1: %w", window, ErrOptions)
 	}
 	used := make([]bool, len(ds))
-	group, behind := NewTracker(m), NewTracker(m)
+	set, behind := NewTracker(m), NewTracker(m)
 	perm = make([]int, 0, len(ds))
-	first := 0
-	for first < len(ds) {
-		if len(perm) > 0 {
-			barriers = append(barriers, len(perm))
+	for i0 := range ds {
+		if used[i0] {
+			continue
 		}
-		group.Reset()
-		behind.Reset()
-		scanned := 0
-		for j := first; j < len(ds) && scanned < window; j++ {
-			if used[j] {
-				continue
-			}
-			scanned++
-			if bad, _ := group.Check(ds[j].Uses); !bad {
-				if bad, _ = behind.Check(ds[j].Uses); !bad {
-					group.Add(ds[j].Uses)
-					used[j] = true
-					perm = append(perm, j)
+		if bad, _ := set.Check(ds[i0].Uses); bad {
+			behind.Reset()
+			behind.Add(ds[i0].Uses)
+			for i1 := i0 + 1; i1 < i0+window && i1 < len(ds); i1++ {
+				if used[i1] {
 					continue
 				}
+				if bad, _ := set.Check(ds[i1].Uses); !bad {
+					if bad, _ = behind.Check(ds[i1].Uses); !bad {
+						set.Add(ds[i1].Uses)
+						perm = append(perm, i1)
+						used[i1] = true
+						continue
+					}
+				}
+				behind.Add(ds[i1].Uses)
 			}
-			behind.Add(ds[j].Uses)
+			set.Reset()
+			barriers = append(barriers, len(perm))
 		}
-		for first < len(ds) && used[first] {
-			first++
-		}
+		set.Add(ds[i0].Uses)
+		perm = append(perm, i0)
+		used[i0] = true
 	}
 	return perm, barriers, nil
 }

@@ -65,14 +65,16 @@ func TestObjectiveFlag(t *testing.T) {
 	}
 }
 
-// TestObjectivesTable: one Markdown row per model, three objectives each.
+// TestObjectivesTable: one Markdown row per model with four "a / b"
+// cells: arena / critical path for each objective, and ggml's barriers on
+// the memory and the concurrency plans.
 func TestObjectivesTable(t *testing.T) {
 	var out, errs bytes.Buffer
 	if code := run([]string{"objectives", "-format", "markdown", llamaTiny}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[2], "| llama_tiny | ") || strings.Count(lines[2], " / ") != 3 {
+	if len(lines) != 3 || !strings.HasPrefix(lines[2], "| llama_tiny | ") || strings.Count(lines[2], " / ") != 4 {
 		t.Errorf("table:\n%s", out.String())
 	}
 	if code := run([]string{"frontier"}, &out, &errs); code != 2 {

@@ -143,9 +143,10 @@ func objectivesOf(path string, opts planner.Options) (objectiveRow, error) {
 
 // writeObjectives prints the rows as an aligned text table or a Markdown
 // one: per objective "arena / critical path", the concurrency plan's
-// grouped lower bound, and ggml's windowed barriers on the memory plan.
+// grouped lower bound, and ggml's windowed barriers on the memory and the
+// concurrency plans.
 func writeObjectives(w io.Writer, rows []objectiveRow, markdown bool) error {
-	head := []string{"model", "dispatches", "data chain", "memory: arena / cp", "concurrency: arena / cp", "grouped LB", "balanced: arena / cp", "no sharing", "ggml window (memory plan)", "frontier points", "concurrency for free"}
+	head := []string{"model", "dispatches", "data chain", "memory: arena / cp", "concurrency: arena / cp", "grouped LB", "balanced: arena / cp", "no sharing", "ggml window: memory / concurrency plan", "frontier points", "concurrency for free"}
 	var b strings.Builder
 	line := func(cells []string) {
 		if markdown {
@@ -171,7 +172,7 @@ func writeObjectives(w io.Writer, rows []objectiveRow, markdown bool) error {
 		}
 		line([]string{r.Model, fmt.Sprint(r.Dispatches), fmt.Sprint(r.DataChain), cell(r.Plans[0]), cell(r.Plans[1]),
 			fmt.Sprint(r.Plans[1].LowerBoundBytes), cell(r.Plans[2]), fmt.Sprint(r.UnsharedBytes),
-			fmt.Sprintf("%d barriers", r.Plans[0].BarriersGGML), fmt.Sprint(r.FrontierPoints), free})
+			fmt.Sprintf("%d / %d barriers", r.Plans[0].BarriersGGML, r.Plans[1].BarriersGGML), fmt.Sprint(r.FrontierPoints), free})
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
