@@ -19,7 +19,8 @@ package ir
 // Allocation is bounded by the input: every shape is checked against MaxBytes
 // (and MaxRank) and every data field's decoded length against the value's
 // byte size before anything of that size is allocated; IDs must fit in int32;
-// values, nodes and order entries are capped at MaxFileElements each.
+// values, nodes and order entries are capped at MaxFileElements each, counted
+// by one scan of the bytes before anything is decoded (format_limits.go).
 
 import (
 	"bytes"
@@ -134,20 +135,20 @@ func Decode(data []byte) (*Graph, error) {
 // File-level JSON shapes. Pointers mark required fields so that a missing
 // one is an error rather than a zero.
 type fileValue struct {
-	ID        *int64    `json:"id"`
-	Name      string    `json:"name"`
-	DType     *string   `json:"dtype"`
-	Shape     []int64   `json:"shape"`
-	Flags     []string  `json:"flags"`
-	PinReason string    `json:"pin_reason"`
-	View      *fileView `json:"view"`
-	Data      *string   `json:"data"`
+	ID        *int64             `json:"id"`
+	Name      string             `json:"name"`
+	DType     *string            `json:"dtype"`
+	Shape     intList[shapeSpec] `json:"shape"`
+	Flags     []string           `json:"flags"`
+	PinReason string             `json:"pin_reason"`
+	View      *fileView          `json:"view"`
+	Data      *string            `json:"data"`
 }
 
 type fileView struct {
-	Base    *int64  `json:"base"`
-	Offset  int64   `json:"offset"`
-	Strides []int64 `json:"strides"`
+	Base    *int64               `json:"base"`
+	Offset  int64                `json:"offset"`
+	Strides intList[stridesSpec] `json:"strides"`
 }
 
 type fileNode struct {
@@ -155,10 +156,10 @@ type fileNode struct {
 	Name      string                     `json:"name"`
 	Op        string                     `json:"op"`
 	Opaque    bool                       `json:"opaque"`
-	Inputs    []int64                    `json:"inputs"`
-	Outputs   []int64                    `json:"outputs"`
+	Inputs    intList[inputsSpec]        `json:"inputs"`
+	Outputs   intList[outputsSpec]       `json:"outputs"`
 	Attrs     map[string]json.RawMessage `json:"attrs"`
-	KeepAlive []int64                    `json:"keep_alive"`
+	KeepAlive intList[keepAliveSpec]     `json:"keep_alive"`
 }
 
 type decoder struct {
@@ -247,6 +248,9 @@ func (d *decoder) delim(want json.Delim, field string) error {
 }
 
 func (d *decoder) file() (*Graph, error) {
+	if err := checkCounts(d.data, MaxFileElements); err != nil {
+		return nil, err
+	}
 	if err := d.delim('{', ""); err != nil {
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func (d *decoder) value(i int, fv *fileValue, n int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.View = &View{Base: base, OffsetBytes: fv.View.Offset, StridesBytes: fv.View.Strides}
+		v.View = &View{Base: base, OffsetBytes: fv.View.Offset, StridesBytes: []int64(fv.View.Strides)}
 	}
 	if fv.Data != nil {
 		// Bound the allocation by the value's size before decoding.

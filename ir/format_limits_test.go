@@ -1,0 +1,48 @@
+package ir
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCheckCounts: the pre-scan counts the elements of the top-level
+// arrays (strings with brackets and commas inside do not confuse it) and
+// names the first element past the limit with its line.
+func TestCheckCounts(t *testing.T) {
+	file := `{"format":"memplan-graph","version":1,"name":"a,[b]\",{",
+"values":[{"id":0,"shape":[1,2,3]},
+{"id":1,"name":"x,y"},
+{"id":2}],
+"nodes":[],"order":[0,1]}`
+	if err := checkCounts([]byte(file), 3); err != nil {
+		t.Fatalf("3 values within a limit of 3: %v", err)
+	}
+	err := checkCounts([]byte(file), 2)
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Field != "values[2]" || fe.Line != 4 || !errors.Is(err, ErrFormat) {
+		t.Fatalf("limit 2: got %v, want values[2] at line 4", err)
+	}
+	if err := checkCounts([]byte(file), 1); err == nil || !strings.Contains(err.Error(), "values[1]") {
+		t.Fatalf("limit 1: %v", err)
+	}
+	order := `{"values":[],"nodes":[],"order":[0,1,2,3]}`
+	if err := checkCounts([]byte(order), 3); err == nil || !strings.Contains(err.Error(), "order[3]") {
+		t.Fatalf("order over the limit: %v", err)
+	}
+}
+
+// TestListLimits: a shape longer than MaxRank or an operand list longer
+// than MaxFileElements is refused while reading, naming the list.
+func TestListLimits(t *testing.T) {
+	long := "[" + strings.Repeat("1,", MaxRank) + "1]"
+	file := `{"format":"memplan-graph","version":1,"values":[{"id":0,"dtype":"f32","shape":` + long + `,"flags":["input"]}],"nodes":[]}`
+	_, err := Decode([]byte(file))
+	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "values[0]: shape: 65 entries, at most 64") {
+		t.Fatalf("long shape: %v", err)
+	}
+	var l intList[inputsSpec]
+	if err := l.UnmarshalJSON([]byte("[1, 2,3]")); err != nil || len(l) != 3 || cap(l) != 3 {
+		t.Fatalf("three inputs: %v %v (cap %d)", l, err, cap(l))
+	}
+}
