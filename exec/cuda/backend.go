@@ -119,6 +119,7 @@ func (b *Backend) Close() error {
 type prepared struct {
 	index    int
 	launches []launch.Launch
+	kernels  []string // the CUDA function of each launch (shapeOf)
 	fns      []handle
 	geo      []geometry
 }
@@ -130,14 +131,12 @@ func (b *Backend) Prepare(d *exec.Dispatch) (exec.Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &prepared{index: d.Index, launches: ls, fns: make([]handle, len(ls)), geo: make([]geometry, len(ls))}
+	k := &prepared{index: d.Index, launches: ls, kernels: make([]string, len(ls)), fns: make([]handle, len(ls)), geo: make([]geometry, len(ls))}
 	for i := range ls {
-		fn, err := b.function(ls[i].Kernel)
-		if err != nil {
+		if k.kernels[i], k.geo[i], err = shapeOf(&ls[i]); err != nil {
 			return nil, fmt.Errorf("cuda: dispatch %d (%s %q): %w", d.Index, d.Op, d.Name, err)
 		}
-		k.fns[i] = fn
-		if k.geo[i], err = geometryOf(&ls[i]); err != nil {
+		if k.fns[i], err = b.function(k.kernels[i]); err != nil {
 			return nil, fmt.Errorf("cuda: dispatch %d (%s %q): %w", d.Index, d.Op, d.Name, err)
 		}
 	}

@@ -169,8 +169,12 @@ func TestGraphBindsBasePlusOffset(t *testing.T) {
 	base := bases(f, p)
 	for i, l := range want {
 		n := nodes[i]
-		if n.fn != f.kernels[l.Kernel] || !bytes.Equal(n.params, l.Params) {
-			t.Errorf("node %d: function %d params %d B, want %s (%d) %d B", i, n.fn, len(n.params), l.Kernel, f.kernels[l.Kernel], len(l.Params))
+		kernel, _, err := shapeOf(&l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.fn != f.kernels[kernel] || !bytes.Equal(n.params, l.Params) {
+			t.Errorf("node %d: function %d params %d B, want %s (%d) %d B", i, n.fn, len(n.params), kernel, f.kernels[kernel], len(l.Params))
 		}
 		for j, bd := range l.Buffers {
 			if w := base[bd.Buffer] + devPtr(bd.OffsetBytes); n.ptrs[j] != w {

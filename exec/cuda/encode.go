@@ -154,7 +154,7 @@ func (e *encoder) commitStream() error {
 				return err
 			}
 			if err := e.b.drv.launch(e.stream, l); err != nil {
-				return fmt.Errorf("cuda: dispatch %d launch %d (%s): %w", s.k.index, i, s.k.launches[i].Kernel, err)
+				return fmt.Errorf("cuda: dispatch %d launch %d (%s): %w", s.k.index, i, s.k.kernels[i], err)
 			}
 		}
 		if err := e.record(); err != nil {

@@ -130,12 +130,12 @@ func launchesOf(d *exec.Dispatch) ([]string, error) {
 	}
 	var out []string
 	for i := range ls {
-		g, err := geometryOf(&ls[i])
+		kernel, g, err := shapeOf(&ls[i])
 		if err != nil {
 			return nil, err
 		}
 		if g.blocks > 0 {
-			out = append(out, ls[i].Kernel)
+			out = append(out, kernel)
 		}
 	}
 	return out, nil

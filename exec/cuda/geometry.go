@@ -1,14 +1,25 @@
 package cuda
 
-// Launch geometry: how many blocks of how many threads each kernel runs.
-// Every kernel but matmul_f32 is one thread per element of the launch's
-// Threads (launch.Plan's count), in blocks of DefaultBlockThreads;
-// matmul_f32 is one block of matmulTile x matmulTile threads per output
-// tile per batch (kernels/linear.cu, MATMUL_TILE).
+// Launch shape: which CUDA function runs a launch, and how many blocks of
+// how many threads. launch.Plan names the kernel and counts its threads
+// (one per output element, or per row); the CUDA backend may run a variant
+// with the same parameters and operands that spreads one item's work over
+// a warp, where one thread per item would loop long over too few threads:
+//
+//	kernel               runs as                   grid
+//	matmul_f32           itself                    one 16x16-thread block per output tile per batch
+//	conv2d_f32           conv2d_warp_f32           window of >= 64 taps (C/G*KH*KW): one warp per output
+//	convtranspose2d_f32  convtranspose2d_warp_f32  window of >= 64 taps: one warp per output
+//	rows_f32             rows_warp_f32             rows of >= 2 columns: one warp per row
+//	any other            itself                    one thread per item, blocks of 256
+//
+// Every variant sums in a fixed order, so a program gives the same bits in
+// every mode and run.
 
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/memplan/memplan/exec/launch"
 )
@@ -16,26 +27,52 @@ import (
 // matmulTile must equal MATMUL_TILE in kernels/linear.cu.
 const matmulTile = 16
 
+// Thresholds for the warp variants.
+const (
+	warpConvTaps = 64
+	warpRowCols  = 2
+)
+
 // geometry is a one-dimensional grid: blocks x threads.
 type geometry struct {
 	blocks, threads int
 }
 
-// geometryOf returns the grid of one launch; a launch of zero threads has
-// zero blocks (the encoder skips it).
-func geometryOf(l *launch.Launch) (geometry, error) {
+// shapeOf returns the function name and grid of one launch; a launch of
+// zero items has zero blocks (the encoder skips it).
+func shapeOf(l *launch.Launch) (string, geometry, error) {
 	if l.Threads == 0 {
-		return geometry{}, nil
+		return l.Kernel, geometry{}, nil
 	}
-	if a, ok := l.Args.(launch.MatMulParams); ok && l.Kernel == "matmul_f32" {
-		if a.M <= 0 || a.N <= 0 {
-			return geometry{}, nil
+	switch a := l.Args.(type) {
+	case launch.MatMulParams:
+		if l.Kernel != "matmul_f32" || a.M <= 0 || a.N <= 0 {
+			break
 		}
 		tiles := int64((a.M+matmulTile-1)/matmulTile) * int64((a.N+matmulTile-1)/matmulTile)
 		batch := int64(a.Total) / (int64(a.M) * int64(a.N))
-		return grid(batch*tiles, matmulTile*matmulTile)
+		g, err := grid(batch*tiles, matmulTile*matmulTile)
+		return l.Kernel, g, err
+	case launch.ConvParams:
+		deep := a.Group > 0 && int64(a.C/a.Group)*int64(a.KH)*int64(a.KW) >= warpConvTaps
+		if deep && (l.Kernel == "conv2d_f32" || l.Kernel == "convtranspose2d_f32") {
+			g, err := warps(l.Threads)
+			return strings.TrimSuffix(l.Kernel, "_f32") + "_warp_f32", g, err
+		}
+	case launch.RowParams:
+		if l.Kernel == "rows_f32" && a.Cols >= warpRowCols {
+			g, err := warps(l.Threads)
+			return "rows_warp_f32", g, err
+		}
 	}
-	return grid((l.Threads+DefaultBlockThreads-1)/DefaultBlockThreads, DefaultBlockThreads)
+	g, err := grid((l.Threads+DefaultBlockThreads-1)/DefaultBlockThreads, DefaultBlockThreads)
+	return l.Kernel, g, err
+}
+
+// warps is the grid of one warp per item, in blocks of DefaultBlockThreads.
+func warps(items int64) (geometry, error) {
+	per := int64(DefaultBlockThreads / 32)
+	return grid((items+per-1)/per, DefaultBlockThreads)
 }
 
 func grid(blocks int64, threads int) (geometry, error) {

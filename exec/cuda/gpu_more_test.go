@@ -121,25 +121,33 @@ func TestGPUMemory(t *testing.T) {
 	}
 }
 
-// TestGPUZooOnce runs every full zoo model once as a graph (inferred) and
-// once on the stream: the run compute-sanitizer checks.
+// TestGPUZooOnce runs every full zoo model (and again fused) once as a
+// graph (inferred) and once on the stream: the run compute-sanitizer checks.
 func TestGPUZooOnce(t *testing.T) {
 	bes := backends(t)
 	for name, dir := range zooModels(t) {
-		g, ins, want := loadZoo(t, dir, false)
-		for _, s := range []cuda.Sync{cuda.Barriers, cuda.Stream} {
-			prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := exec.RunOnce(context.Background(), bes[s], prog, ins, exec.RunOptions{})
-			if err != nil {
-				t.Fatalf("%s %v: %v", name, s, err)
-			}
-			for id, w := range want {
-				if rel := relErr(f32s(res.Outputs[id]), w); rel > 1e-4 {
-					t.Errorf("%s %v: relative error %.3g", name, s, rel)
-				}
+		for _, fuse := range []bool{false, true} {
+			zooOnce(t, bes, name, dir, fuse)
+		}
+	}
+}
+
+func zooOnce(t *testing.T, bes map[cuda.Sync]*cuda.Backend, name, dir string, fuse bool) {
+	g, ins, want := loadZoo(t, dir, fuse)
+	for _, s := range []cuda.Sync{cuda.Barriers, cuda.Stream} {
+		prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := exec.RunOnce(context.Background(), bes[s], prog, ins, exec.RunOptions{})
+		if err != nil {
+			t.Fatalf("%s fuse=%v %v: %v", name, fuse, s, err)
+		}
+		for id, w := range want {
+			rel := relErr(f32s(res.Outputs[id]), w)
+			t.Logf("%s fuse=%v %v: max relative error %.3g vs PyTorch", name, fuse, s, rel)
+			if rel > 1e-4 {
+				t.Errorf("%s fuse=%v %v: relative error %.3g", name, fuse, s, rel)
 			}
 		}
 	}
@@ -169,6 +177,7 @@ func TestGPUBench(t *testing.T) {
 				t.Fatal(err)
 			}
 			var ns []int64
+			slow := make([]int64, len(prog.Dispatches)) // stream mode: summed per dispatch
 			for i := range *benchWarm + *benchRuns {
 				res, err := x.Run(context.Background(), ins, exec.RunOptions{})
 				if err != nil {
@@ -176,7 +185,13 @@ func TestGPUBench(t *testing.T) {
 				}
 				if i >= *benchWarm {
 					ns = append(ns, res.Timings.Device.EndNs-res.Timings.Device.StartNs)
+					for j, s := range res.Timings.Dispatches {
+						slow[j] += s.EndNs - s.StartNs
+					}
 				}
+			}
+			if m.sync == cuda.Stream {
+				logSlowest(t, name, prog, slow, int64(*benchRuns))
 			}
 			if err := x.Close(); err != nil {
 				t.Fatal(err)
@@ -192,5 +207,23 @@ func TestGPUBench(t *testing.T) {
 	head := "model\tmode\tdispatches\tbarriers\tedges\truns\tmedian_ns\tp10_ns\tp90_ns\tmin_ns\tdevice\n"
 	if err := os.WriteFile(*benchFile, []byte(head+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// logSlowest logs a model's five slowest dispatches in stream mode (mean
+// µs per run), to show where the GPU time goes.
+func logSlowest(t *testing.T, model string, p *exec.Program, total []int64, runs int64) {
+	idx := make([]int, len(total))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return total[idx[a]] > total[idx[b]] })
+	var sum int64
+	for _, v := range total {
+		sum += v
+	}
+	for _, i := range idx[:min(5, len(idx))] {
+		d := &p.Dispatches[i]
+		t.Logf("%s slowest: dispatch %d %s %q %v: %.1f µs per run (%.0f%% of the dispatch time)", model, i, d.Op, d.Name, d.Outputs[0].Shape, float64(total[i])/float64(runs)/1e3, 100*float64(total[i])/float64(max(sum, 1)))
 	}
 }

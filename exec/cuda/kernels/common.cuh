@@ -47,3 +47,20 @@ __device__ __forceinline__ ushort float_to_half(float f) {
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
     return h;
 }
+
+// Warp reductions over the 32 lanes; every lane gets the result (xor
+// butterfly, a fixed order: the same inputs give the same bits).
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+// warp_index is the global warp number of a one-warp-per-item kernel.
+__device__ __forceinline__ int warp_index() {
+    return int((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+}

@@ -83,6 +83,41 @@ extern "C" __global__ void conv2d_f32(ConvParams p, const float* x, const float*
     y[tensor_offset(p.Out, i)] = acc;
 }
 
+// conv2d_warp_f32: conv2d_f32 with one warp per output element, the lanes
+// striding the (channel, kh, kw) window (consecutive lanes read consecutive
+// weights) and summing through warp_sum: 32 times the parallelism for the
+// deep, small outputs of late layers (the backend picks it when the window
+// has at least 64 taps, geometry.go). Same parameters and operands.
+extern "C" __global__ void conv2d_warp_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
+    int i = warp_index();
+    int lane = int(threadIdx.x & 31);
+    if (i >= p.Total) return; // whole warps leave together
+    int rem = i;
+    int ow = rem % p.OW; rem /= p.OW;
+    int oh = rem % p.OH; rem /= p.OH;
+    int m = rem % p.M;
+    int n = rem / p.M;
+    int cpg = p.C / p.Group;
+    int g = m / (p.M / p.Group);
+    int taps = p.KH * p.KW;
+    float acc = 0.0f;
+    for (int t = lane; t < cpg * taps; t += 32) {
+        int c = t / taps;
+        int kh = (t % taps) / p.KW;
+        int kw = t % p.KW;
+        int ih = oh * p.SH - p.PT + kh * p.DH;
+        int iw = ow * p.SW - p.PL + kw * p.DW;
+        if (ih < 0 || ih >= p.H || iw < 0 || iw >= p.W) continue;
+        acc += x[n * p.X.Strides[0] + (g * cpg + c) * p.X.Strides[1] + ih * p.X.Strides[2] + iw * p.X.Strides[3]] *
+               w[m * p.Wt.Strides[0] + c * p.Wt.Strides[1] + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
+    }
+    acc = warp_sum(acc);
+    if (lane == 0) {
+        if (p.HasBias != 0) acc += bias[m * p.Bias.Strides[0]];
+        y[tensor_offset(p.Out, i)] = acc;
+    }
+}
+
 // convtranspose2d_f32: X [N,C,H,W], Wt [C,M/Group,KH,KW], Bias [M], Out
 // [N,M,OH,OW]: each output gathers the inputs whose scattered window
 // covers it.
@@ -112,6 +147,41 @@ extern "C" __global__ void convtranspose2d_f32(ConvParams p, const float* x, con
         }
     }
     y[tensor_offset(p.Out, i)] = acc;
+}
+
+// convtranspose2d_warp_f32: convtranspose2d_f32 with one warp per output
+// element, the lanes striding the (channel, kh, kw) window; picked like
+// conv2d_warp_f32 (geometry.go). Same parameters and operands.
+extern "C" __global__ void convtranspose2d_warp_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
+    int i = warp_index();
+    int lane = int(threadIdx.x & 31);
+    if (i >= p.Total) return; // whole warps leave together
+    int rem = i;
+    int ow = rem % p.OW; rem /= p.OW;
+    int oh = rem % p.OH; rem /= p.OH;
+    int m = rem % p.M;
+    int n = rem / p.M;
+    int cpg = p.C / p.Group;
+    int mpg = p.M / p.Group;
+    int g = m / mpg;
+    int taps = p.KH * p.KW;
+    float acc = 0.0f;
+    for (int t = lane; t < cpg * taps; t += 32) {
+        int c = g * cpg + t / taps;
+        int kh = (t % taps) / p.KW;
+        int kw = t % p.KW;
+        int th = oh + p.PT - kh * p.DH;
+        int tw = ow + p.PL - kw * p.DW;
+        if (th < 0 || th % p.SH != 0 || th / p.SH >= p.H) continue;
+        if (tw < 0 || tw % p.SW != 0 || tw / p.SW >= p.W) continue;
+        acc += x[n * p.X.Strides[0] + c * p.X.Strides[1] + (th / p.SH) * p.X.Strides[2] + (tw / p.SW) * p.X.Strides[3]] *
+               w[c * p.Wt.Strides[0] + (m - g * mpg) * p.Wt.Strides[1] + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
+    }
+    acc = warp_sum(acc);
+    if (lane == 0) {
+        if (p.HasBias != 0) acc += bias[m * p.Bias.Strides[0]];
+        y[tensor_offset(p.Out, i)] = acc;
+    }
 }
 
 // pool2d_f32: Mode 0 max, 1 average. An average counts the window
