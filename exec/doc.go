@@ -15,9 +15,11 @@
 // gives every value a fresh buffer of its own and runs serially: the run
 // every other run must equal bit for bit, since the kernels are the same.
 //
-// A Backend (exec/cpu, exec/metal) allocates buffers, prepares kernels and
-// encodes dispatches and barriers; see [Backend] for how the verbs map onto
-// the CPU, Metal and CUDA.
+// A Backend (exec/cpu, exec/metal, exec/cuda) allocates buffers, prepares
+// kernels and encodes dispatches and barriers; see [Backend] for how the
+// verbs map onto the CPU, Metal and CUDA. An encoder that orders work point
+// to point (EdgeEncoder: CUDA graph edges) receives Program.Edges before the
+// first dispatch.
 //
 // Calls in order (Compile does the first three in one call):
 //

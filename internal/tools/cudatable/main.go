@@ -3,7 +3,7 @@
 // one column per GPU mode, each cell the median GPU time per run in µs with
 // the p10-p90 range.
 //
-//	go run ./internal/tools/cudatable docs/data/cuda_bench.tsv
+//	go run ./internal/tools/cudatable docs/data/cuda/cuda_bench.tsv
 package main
 
 import (
