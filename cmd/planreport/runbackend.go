@@ -6,8 +6,10 @@ package main
 // for bit, and the report gives the CUDA outputs' error against the CPU
 // reference). -cuda-lib-dir adds directories searched first for
 // libcuda.so.1 and libnvrtc.so; -cuda-sync picks barrier-group graphs,
-// edge graphs or a plain stream. Without a CUDA driver, -backend cuda
-// fails with the driver's one-line reason.
+// edge graphs or a plain stream. A graph run is timed as a whole, so the
+// per-dispatch tables of -timings, -profile and -trace need -cuda-sync
+// stream. Without a CUDA driver, -backend cuda fails with the driver's
+// one-line reason.
 
 import (
 	"flag"
@@ -30,7 +32,7 @@ func init() {
 	register(extension{Name: "backend", Flags: func(fs *flag.FlagSet) hooks {
 		name := fs.String("backend", "cpu", "with -run: where the modes run: cpu|cuda")
 		libDirs := fs.String("cuda-lib-dir", "", "with -backend cuda: comma-separated directories searched first for libcuda.so.1 and libnvrtc.so")
-		sync := fs.String("cuda-sync", "barriers", "with -backend cuda: barriers (a CUDA graph per program, ordered by the barrier groups)|edges (ordered by the conflict edges)|stream (no graph)")
+		sync := fs.String("cuda-sync", "barriers", "with -backend cuda: barriers (a CUDA graph per program, ordered by the barrier groups)|edges (ordered by the conflict edges)|stream (no graph; times every dispatch for -timings, -profile, -trace)")
 		return hooks{BeforePlan: func(s *session) error {
 			if *name != "cpu" && *name != "cuda" {
 				return fmt.Errorf("-backend %q: want cpu or cuda", *name)

@@ -103,11 +103,17 @@ func (e *encoder) Barrier() error {
 }
 
 // Commit launches the run: the program's graph, or the stream's launches.
-func (e *encoder) Commit() error {
+// On failure it destroys the run's events (Wait is not called then).
+func (e *encoder) Commit() (err error) {
 	if e.committed {
 		return fmt.Errorf("%w: committed twice", ErrEncoderState)
 	}
 	e.committed = true
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, e.release())
+		}
+	}()
 	if e.b.opts.Sync == Stream {
 		return e.commitStream()
 	}

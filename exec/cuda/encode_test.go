@@ -109,6 +109,9 @@ func TestDriverErrorsSurface(t *testing.T) {
 	if !errors.Is(err, ErrDriver) || !errors.As(err, &de) || de.Call != "cuLaunchKernel" {
 		t.Errorf("err = %v, want a cuLaunchKernel DriverError", err)
 	}
+	if len(f.events) != 0 {
+		t.Errorf("%d events left after the failed commit", len(f.events))
+	}
 }
 
 // TestNewWithoutDevice: a device ordinal no machine has is ErrNoDriver,
