@@ -26,7 +26,7 @@ package memranges
 // neighbour); the k intervals it absorbs leave the set for good, so their
 // removal is paid for by their insertion.
 //
-// Why not gods: a gods red-black tree (off -> end, commit 301c8ce) won on
+// Why not gods: a gods red-black tree (off -> end, commit 1b2b3e2 on main) won on
 // the synthetic 100,000-dispatch streams (BenchmarkPlaceBarriersWide 9.0 ->
 // 6.3 ms, TrackerWide/shuffled 6.6 -> 5.7 ms: a tree insert beats the
 // memmove of a random insertion into hundreds of intervals) but lost on
@@ -36,7 +36,7 @@ package memranges
 // them again, where the slices keep their storage. Median of 5,
 // interleaved, load 4-8; docs/BENCHMARKS.md.
 //
-//	scripts/benchab.sh ca1147c 301c8ce ./memranges 'Tracker|PlaceBarriers' 5 1s
+//	scripts/benchab.sh 6484e31 1b2b3e2 ./memranges 'Tracker|PlaceBarriers' 5 1s
 type ivset struct {
 	off []int64
 	end []int64

@@ -10,14 +10,14 @@ import "math"
 // one slice so that a lookup touches one allocation.
 //
 // Why not gods: a gods red-black tree (lo -> hi, spans named by tree node,
-// commit ef88eb8) made every placement 1.6 to 4.6 times slower:
+// commit 4662661 on main) made every placement 1.6 to 4.6 times slower:
 // BenchmarkPlace synthetic n=1000 11.6 -> 27.8 ms, n=100000 2.04 -> 8.45 s,
 // real/Y_1 4.14 -> 10.98 s, challenging/J 11.9 -> 19.4 ms (median of 5,
 // interleaved, load 4-14; docs/BENCHMARKS.md). The placer's sets are
 // short, append-mostly and scanned in order, which a sorted slice does
 // with one cache line per step and a tree with one allocation per span.
 //
-//	scripts/benchab.sh ca1147c ef88eb8 ./planner \
+//	scripts/benchab.sh 6484e31 4662661 ./planner \
 //	  'BenchmarkPlace/^(synthetic|dsa)$/^(n=1000|n=10000|n=100000|challenging|real)$' 5 1s
 type spanSet struct {
 	sp []int64
