@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/emirpasic/gods/v2/queues/priorityqueue"
+	"github.com/emirpasic/gods/v2/trees/binaryheap"
 )
 
 // Schedule returns the order in which nodes run: g.Order when set (checked
@@ -106,19 +106,21 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 		}
 	}
 	// ready holds the nodes whose dependencies have all run, smallest ID
-	// first.
-	ready := priorityqueue.New[NodeID]()
+	// on top; the first ones go in at once (one heapify).
+	ready := binaryheap.New[NodeID]()
+	var first []NodeID
 	for n, d := range indeg {
 		if d == 0 && g.Nodes[n] != nil {
-			ready.Enqueue(NodeID(n))
+			first = append(first, NodeID(n))
 		}
 	}
+	ready.Push(first...)
 	order := make([]NodeID, 0, len(g.Nodes))
-	for n, ok := ready.Dequeue(); ok; n, ok = ready.Dequeue() {
+	for n, ok := ready.Pop(); ok; n, ok = ready.Pop() {
 		order = append(order, n)
 		for _, u := range users[n] {
 			if indeg[u]--; indeg[u] == 0 {
-				ready.Enqueue(u)
+				ready.Push(u)
 			}
 		}
 	}
