@@ -3,7 +3,8 @@
 # interleaved on one machine: it builds both test binaries with `go test -c`,
 # then runs before, after, before, after, ... COUNT times each, so that load
 # from other jobs hits both sides alike, and prints the median ns/op of each
-# side, the change, and the load average seen before each run.
+# side (and of allocs/op, in rows of their own), the change, and the load
+# average seen before each run.
 #
 #	scripts/benchab.sh BEFORE AFTER PKG BENCH [COUNT] [BENCHTIME]
 #	scripts/benchab.sh main libs ./memranges 'TrackerWide' 5 1s
@@ -34,7 +35,7 @@ for i in $(seq "$count"); do
 		echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
 		(cd "$out/src-$side/$pkg" && "$out/$side.test" -test.run '^$' -test.bench "$bench" \
 			-test.benchtime "$benchtime" -test.benchmem) |
-			awk -v s="$side" '/^Benchmark/ { for (k = 3; k < NF; k++) if ($(k+1) == "ns/op") print s, $1, $k }' >>"$out/raw"
+			awk -v s="$side" '/^Benchmark/ { for (k = 3; k < NF; k++) if ($(k+1) == "ns/op" || $(k+1) == "allocs/op") print s, $1 ($(k+1) == "allocs/op" ? "(allocs/op)" : ""), $k }' >>"$out/raw"
 	done
 done
 for side in before after; do
