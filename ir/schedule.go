@@ -115,7 +115,7 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 	// a few microseconds once per compiled graph, which no benchmark of
 	// planner, memranges or exec includes.
 	//
-	//	scripts/benchab.sh 6484e31 e8c32b5 ./ir TopoOrder 5 1s
+	//	scripts/benchab.sh 6484e31 351dcaf ./ir TopoOrder 5 1s
 	ready := binaryheap.New[NodeID]()
 	var first []NodeID
 	for n, d := range indeg {
