@@ -8,7 +8,9 @@ package cuda
 //
 //	kernel               runs as                   grid
 //	matmul_f32           itself                    one 16x16-thread block per output tile per batch
-//	conv2d_f32           conv2d_warp_f32           window of >= 64 taps (C/G*KH*KW): one warp per output
+//	conv2d_f32           conv2d_igemm_f32          >= 256 output positions (N*OH*OW): one 16x16-thread
+//	                                               block per output tile of each group's implicit GEMM
+//	conv2d_f32           conv2d_warp_f32           else, window of >= 64 taps (C/G*KH*KW): one warp per output
 //	convtranspose2d_f32  convtranspose2d_warp_f32  window of >= 64 taps: one warp per output
 //	rows_f32             rows_warp_f32             rows of >= 2 columns: one warp per row
 //	any other            itself                    one thread per item, blocks of 256
@@ -29,8 +31,9 @@ const matmulTile = 16
 
 // Thresholds for the warp variants.
 const (
-	warpConvTaps = 64
-	warpRowCols  = 2
+	warpConvTaps   = 64
+	warpRowCols    = 2
+	igemmPositions = 256
 )
 
 // geometry is a one-dimensional grid: blocks x threads.
@@ -54,7 +57,16 @@ func shapeOf(l *launch.Launch) (string, geometry, error) {
 		g, err := grid(batch*tiles, matmulTile*matmulTile)
 		return l.Kernel, g, err
 	case launch.ConvParams:
-		deep := a.Group > 0 && int64(a.C/a.Group)*int64(a.KH)*int64(a.KW) >= warpConvTaps
+		if a.Group <= 0 || a.M%a.Group != 0 {
+			break
+		}
+		if positions := int64(a.N) * int64(a.OH) * int64(a.OW); l.Kernel == "conv2d_f32" && positions >= igemmPositions {
+			mpg := int64(a.M / a.Group)
+			tiles := int64(a.Group) * ((mpg + matmulTile - 1) / matmulTile) * ((positions + matmulTile - 1) / matmulTile)
+			g, err := grid(tiles, matmulTile*matmulTile)
+			return "conv2d_igemm_f32", g, err
+		}
+		deep := int64(a.C/a.Group)*int64(a.KH)*int64(a.KW) >= warpConvTaps
 		if deep && (l.Kernel == "conv2d_f32" || l.Kernel == "convtranspose2d_f32") {
 			g, err := warps(l.Threads)
 			return strings.TrimSuffix(l.Kernel, "_f32") + "_warp_f32", g, err

@@ -19,9 +19,11 @@ func TestGeometry(t *testing.T) {
 		// 2 batches x ceil(20/16) x ceil(33/16) tiles.
 		{"matmul tiles", launch.Launch{Kernel: "matmul_f32", Threads: 2 * 20 * 33, Args: launch.MatMulParams{M: 20, N: 33, K: 7, Total: 2 * 20 * 33}}, geometry{12, 256}, "matmul_f32"},
 		// One warp per output: 8 per block of 256.
-		{"deep conv", launch.Launch{Kernel: "conv2d_f32", Threads: 100, Args: launch.ConvParams{C: 64, Group: 1, KH: 1, KW: 1}}, geometry{13, 256}, "conv2d_warp_f32"},
-		{"deep transposed conv", launch.Launch{Kernel: "convtranspose2d_f32", Threads: 8, Args: launch.ConvParams{C: 32, Group: 1, KH: 2, KW: 2}}, geometry{1, 256}, "convtranspose2d_warp_f32"},
-		{"shallow conv", launch.Launch{Kernel: "conv2d_f32", Threads: 100, Args: launch.ConvParams{C: 3, Group: 1, KH: 3, KW: 3}}, geometry{1, 256}, "conv2d_f32"},
+		{"deep conv", launch.Launch{Kernel: "conv2d_f32", Threads: 100, Args: launch.ConvParams{N: 1, C: 64, M: 4, OH: 5, OW: 5, Group: 1, KH: 1, KW: 1}}, geometry{13, 256}, "conv2d_warp_f32"},
+		// 2 groups x ceil(24/16) channel tiles x ceil(2*17*17/16) position tiles.
+		{"wide conv", launch.Launch{Kernel: "conv2d_f32", Threads: 2 * 48 * 17 * 17, Args: launch.ConvParams{N: 2, C: 8, M: 48, OH: 17, OW: 17, Group: 2, KH: 3, KW: 3}}, geometry{2 * 2 * 37, 256}, "conv2d_igemm_f32"},
+		{"deep transposed conv", launch.Launch{Kernel: "convtranspose2d_f32", Threads: 8, Args: launch.ConvParams{C: 32, M: 1, Group: 1, KH: 2, KW: 2}}, geometry{1, 256}, "convtranspose2d_warp_f32"},
+		{"shallow conv", launch.Launch{Kernel: "conv2d_f32", Threads: 100, Args: launch.ConvParams{N: 1, C: 3, M: 4, OH: 5, OW: 5, Group: 1, KH: 3, KW: 3}}, geometry{1, 256}, "conv2d_f32"},
 		{"long rows", launch.Launch{Kernel: "rows_f32", Threads: 16, Args: launch.RowParams{Rows: 16, Cols: 128}}, geometry{2, 256}, "rows_warp_f32"},
 		{"short rows", launch.Launch{Kernel: "rows_f32", Threads: 16, Args: launch.RowParams{Rows: 16, Cols: 1}}, geometry{1, 256}, "rows_f32"},
 	} {
