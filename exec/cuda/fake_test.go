@@ -20,16 +20,16 @@ type fakeDriver struct {
 	freed    int
 	kernels  map[string]handle
 
-	launches   []kernelLaunch // stream launches, in order
-	graphs     map[handle]*fakeGraph
-	execs      map[handle]handle // graph exec -> graph
-	nextH      handle
-	graphRuns  int
-	clock      int64
-	events     map[handle]int64 // recorded time in ns; -1 before recording
-	destroyed  int
-	failOn     string // a call name that fails once
-	instantied int
+	launches     []kernelLaunch // stream launches, in order
+	graphs       map[handle]*fakeGraph
+	execs        map[handle]handle // graph exec -> graph
+	nextH        handle
+	graphRuns    int
+	clock        int64
+	events       map[handle]int64 // recorded time in ns; -1 before recording
+	destroyed    int
+	failOn       string // a call name that fails once
+	instantiated int
 }
 
 type fakeNode struct {
@@ -217,7 +217,7 @@ func (f *fakeDriver) graphInstantiate(g handle) (handle, error) {
 	}
 	h := f.handle()
 	f.execs[h] = g
-	f.instantied++
+	f.instantiated++
 	return h, nil
 }
 

@@ -122,8 +122,8 @@ func TestGraphOrdersEveryConflict(t *testing.T) {
 					t.Errorf("no device time: %+v", res.Timings)
 				}
 			}
-			if f.instantied != 1 || f.graphRuns != 3 {
-				t.Errorf("%d graphs instantiated, %d launched; want 1, 3", f.instantied, f.graphRuns)
+			if f.instantiated != 1 || f.graphRuns != 3 {
+				t.Errorf("%d graphs instantiated, %d launched; want 1, 3", f.instantiated, f.graphRuns)
 			}
 			fg, err := f.only()
 			if err != nil {
