@@ -120,20 +120,49 @@ func (c *converter) sameTyped(x, y ast.Expr, ok func(types.Type) bool) (string, 
 }
 
 // asType returns the text of e, converted to its type when it is a
-// constant whose default type is another.
+// constant that, passed alone as an interface value, would take another
+// type (go/types records the comparison's type, not the constant's own).
 func (c *converter) asType(e ast.Expr, tv types.TypeAndValue) (string, bool) {
 	if tv.Value == nil {
 		return c.text(e), true
 	}
-	def := map[constant.Kind]types.Type{
-		constant.Bool: types.Typ[types.Bool], constant.String: types.Typ[types.String],
-		constant.Int: types.Typ[types.Int], constant.Float: types.Typ[types.Float64],
-		constant.Complex: types.Typ[types.Complex128],
-	}[tv.Value.Kind()]
-	if def != nil && types.Identical(def, tv.Type) {
+	if own := c.constType(e); own != nil && types.Identical(own, tv.Type) {
 		return c.text(e), true
 	}
 	return c.convert(e, tv.Type)
+}
+
+// constType returns the type constant expression e has on its own: a
+// literal's default type, a named constant's type (its default type when
+// untyped), or nil when it cannot tell.
+func (c *converter) constType(e ast.Expr) types.Type {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return map[token.Token]types.Type{
+			token.INT: types.Typ[types.Int], token.FLOAT: types.Typ[types.Float64],
+			token.IMAG: types.Typ[types.Complex128], token.CHAR: types.Universe.Lookup("rune").Type(),
+			token.STRING: types.Typ[types.String],
+		}[e.Kind]
+	case *ast.UnaryExpr:
+		if e.Op == token.SUB || e.Op == token.ADD {
+			return c.constType(e.X)
+		}
+	case *ast.Ident:
+		if k, ok := c.u.info.Uses[e].(*types.Const); ok {
+			return types.Default(k.Type())
+		}
+	case *ast.SelectorExpr:
+		if k, ok := c.u.info.Uses[e.Sel].(*types.Const); ok {
+			return types.Default(k.Type())
+		}
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := c.u.info.Uses[id].(*types.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				return types.Typ[types.Int]
+			}
+		}
+	}
+	return nil
 }
 
 // convert returns e converted to type t, or false when t cannot be named
