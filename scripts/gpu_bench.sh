@@ -22,7 +22,9 @@
 #   (device) scripts/gpu_bench.sh "$OUT" 2 560
 #
 # Environment: PLANREPORT (default bin/planreport), PYTHON (default python3),
-# BENCH_FLAGS (extra bench-gpu flags, e.g. -variants graph-serial,graph-edges).
+# BENCH_FLAGS (extra bench-gpu flags, e.g. -variants graph-serial,graph-edges),
+# MODELS (space-separated bench-gpu model arguments replacing the list below;
+# TORCH_MODELS then names the same models for torch_peers.py, comma-separated).
 set -u
 out=${1:?usage: gpu_bench.sh OUTDIR [ROUNDS] [SECONDS] [FIRST]}
 rounds=${2:-2}
@@ -43,6 +45,10 @@ for b in 1 8; do
 		models+=("testdata/models/large/$m.onnx@batch=$b")
 	done
 done
+
+if [ -n "${MODELS:-}" ]; then
+	read -r -a models <<<"$MODELS"
+fi
 
 {
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -66,7 +72,7 @@ for i in $(seq 1 "$rounds"); do
 	echo "round $r: bench-gpu exit $? after $((budget - $(left)))s" | tee -a "$out/bench.$first.log" >&2
 	t=$(($(left) / (rounds - i + 1) - 5))
 	if [ "$t" -gt 10 ]; then
-		timeout "${t}s" "$py" scripts/torch_peers.py --run "$r" --runs 100 --warmup 20 >"$out/torch.$r.jsonl" 2>>"$out/bench.$first.log"
+		timeout "${t}s" "$py" scripts/torch_peers.py --run "$r" --runs 100 --warmup 20 --models "${TORCH_MODELS:-}" >"$out/torch.$r.jsonl" 2>>"$out/bench.$first.log"
 		echo "round $r: torch_peers exit $? after $((budget - $(left)))s" | tee -a "$out/bench.$first.log" >&2
 	fi
 done
