@@ -12,8 +12,10 @@ package planner
 //     Y_1 and G_1 the peak order alone reaches LB.
 //  2. Portfolio: every member of the portfolio (portfolio.go) and best-fit
 //     in peak order, with the quick stage's arena as the bound that stops
-//     losers early. Skipped above autoPortfolioMax buffers, where one
-//     best-fit pass costs seconds (auto then returns the quick stage).
+//     losers early. Above autoPortfolioMax buffers, where one best-fit
+//     pass costs seconds and its index about 200 bytes a buffer, auto
+//     runs first-fit by size alone and returns it (on the synthetic
+//     ladder: = LB at 100,000 buffers, 1.0056 x LB at 1,000,000).
 //  3. Search: the exact search (search.go) from the best placement so far,
 //     on instances of at most srchExactMax free buffers, under a work cap
 //     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at
@@ -22,8 +24,8 @@ package planner
 //     machine; the time cap only guards against a machine many times
 //     slower than ours.
 //
-// The rule in one line: every instance gets the quick stage; up to 200,000
-// buffers the portfolio; up to 3,000 free buffers an exact search of
+// The rule in one line: above 200,000 buffers first-fit by size alone;
+// otherwise the quick stage, then the portfolio; up to 3,000 free buffers an exact search of
 // 4,000 branches per buffer, between half a million and 2 million (on the challenging DSA
 // suite, 150-450 buffers, 0.1-2 s on a loaded two-core machine).
 //
@@ -65,7 +67,7 @@ func (autoPlacer) Name() string { return "auto" }
 
 // Place returns the best placement of the stages.
 func (p autoPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error) {
-	off, _, err := p.placeNamed(ctx, bufs)
+	off, _, err := p.placeNamed(ctx, bufs, -1)
 	return off, err
 }
 
@@ -77,18 +79,23 @@ type autoCand struct {
 }
 
 // placeNamed also returns what found the placement ("peak/firstfit",
-// "portfolio/size", "search/exact", ...).
-func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer) ([]int64, string, error) {
+// "portfolio/size", "search/exact", ...). lb is LowerBound(bufs), or
+// negative to have it computed.
+func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]int64, string, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, "", err
 	}
-	lb := LowerBound(bufs)
+	if lb < 0 {
+		lb = LowerBound(bufs)
+	}
 	for _, b := range bufs {
 		if b.Fixed {
 			lb = max(lb, b.Offset+b.Size)
 		}
 	}
-	// Stage 1.
+	// Stage 1. Above autoPortfolioMax only first-fit runs: the peak
+	// order and a second placement would cost another time index (about
+	// 200 bytes a buffer) and seconds.
 	quick := make([]autoCand, 2)
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -96,11 +103,15 @@ func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer) ([]int64, strin
 		quick[0] = autoCand{off, "portfolio/firstfit", err}
 	})
 	var peak []int
-	wg.Go(func() {
-		peak = peakOrder(bufs)
-		off, err := placeInOrder(ctx, bufs, peak, firstFit, nil)
-		quick[1] = autoCand{off, "peak/firstfit", err}
-	})
+	if len(bufs) <= autoPortfolioMax {
+		wg.Go(func() {
+			peak = peakOrder(bufs)
+			off, err := placeInOrder(ctx, bufs, peak, firstFit, nil)
+			quick[1] = autoCand{off, "peak/firstfit", err}
+		})
+	} else {
+		quick = quick[:1]
+	}
 	wg.Wait()
 	best, err := autoBest(bufs, quick)
 	if err != nil {

@@ -64,7 +64,7 @@ func TestAutoProperties(t *testing.T) {
 func TestAutoNoWorseOnMidSize(t *testing.T) {
 	for _, n := range []int{150, 300} {
 		bufs := synthetic(n)
-		off, method, err := autoPlacer{}.placeNamed(context.Background(), bufs)
+		off, method, err := autoPlacer{}.placeNamed(context.Background(), bufs, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestAutoNoWorseOnMidSize(t *testing.T) {
 		if a, pa := ArenaSize(bufs, off), ArenaSize(bufs, pf); a > pa {
 			t.Errorf("n=%d: auto arena %d above the portfolio's %d", n, a, pa)
 		}
-		again, _, _ := autoPlacer{}.placeNamed(context.Background(), bufs)
+		again, _, _ := autoPlacer{}.placeNamed(context.Background(), bufs, -1)
 		if !slices.Equal(off, again) {
 			t.Errorf("n=%d (%s): two runs differ", n, method)
 		}

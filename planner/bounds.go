@@ -1,8 +1,9 @@
 package planner
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 )
 
 // LowerBound returns the peak over time of the sum of the sizes of the
@@ -27,11 +28,11 @@ func LowerBound(bufs []Buffer) int64 {
 		}
 	}
 	// At equal times ends come first: lifespans are half-open.
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t != evs[j].t {
-			return evs[i].t < evs[j].t
+	slices.SortFunc(evs, func(a, b event) int {
+		if a.t != b.t {
+			return cmp.Compare(a.t, b.t)
 		}
-		return evs[i].d < evs[j].d
+		return cmp.Compare(a.d, b.d)
 	})
 	var cur, peak int64
 	for _, e := range evs {

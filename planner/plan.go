@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/memplan/memplan/ir"
@@ -114,12 +115,15 @@ func (p *Plan) FragmentationPercent() float64 {
 
 // PlanBuffers places a DSA instance with the strategy named in opts. Buffers
 // whose Align is 0 get opts.Align when it is set (not the graph default:
-// DSA instances carry their own alignment). The input is not mutated.
+// DSA instances carry their own alignment). The input is not mutated; when
+// no alignment changes, Plan.Buffers is bufs itself, not a copy (a million
+// buffers are 72 MB), so the caller must not change bufs while it uses the
+// plan.
 func PlanBuffers(ctx context.Context, bufs []Buffer, opts Options) (*Plan, error) {
 	t0 := time.Now()
-	own := make([]Buffer, len(bufs))
-	copy(own, bufs)
-	if opts.Align > 0 {
+	own := bufs
+	if opts.Align > 0 && slices.ContainsFunc(bufs, func(b Buffer) bool { return b.Align == 0 }) {
+		own = slices.Clone(bufs)
 		for i := range own {
 			if own[i].Align == 0 {
 				own[i].Align = opts.Align
@@ -141,6 +145,9 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 		return err
 	}
 	p.Strategy = pl.Name()
+	// The bound first, while the placer's index does not exist yet: its
+	// events (32 bytes a buffer) then never add to the index's peak.
+	p.LowerBoundBytes = LowerBound(p.Buffers)
 	if pf, ok := pl.(*portfolio); ok {
 		off, win, err := pf.placeBest(ctx, p.Buffers)
 		if err != nil {
@@ -149,7 +156,7 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 		p.Offsets = off
 		p.Strategy = "portfolio/" + pf.members[win].Name()
 	} else if ap, ok := pl.(autoPlacer); ok {
-		off, method, err := ap.placeNamed(ctx, p.Buffers)
+		off, method, err := ap.placeNamed(ctx, p.Buffers, p.LowerBoundBytes)
 		if err != nil {
 			return err
 		}
@@ -171,7 +178,6 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 		}
 	}
 	p.ArenaBytes = ArenaSize(p.Buffers, p.Offsets)
-	p.LowerBoundBytes = LowerBound(p.Buffers)
 	p.UnsharedBytes = UnsharedSize(p.Buffers)
 	return nil
 }

@@ -61,8 +61,17 @@ func (s *spanSet) insert(lo, hi int64) bool {
 		j++
 	}
 	if i == j {
-		if s.sp == nil {
-			s.sp = make([]int64, 0, 8)
+		if len(s.sp)+2 > cap(s.sp) {
+			// Grow by one span up to four, then by a quarter, not
+			// double: a million-buffer placement keeps over a million
+			// short sets, most of one to six spans.
+			c := len(s.sp) + 2
+			if len(s.sp) >= 8 {
+				c += len(s.sp) / 8 * 2
+			}
+			sp := make([]int64, len(s.sp), c)
+			copy(sp, s.sp)
+			s.sp = sp
 		}
 		s.sp = append(s.sp, 0, 0)
 		copy(s.sp[2*i+2:], s.sp[2*i:])

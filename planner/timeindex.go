@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -41,7 +42,7 @@ type timeIndex struct {
 	// costs two int32 per node until something is recorded there.
 	cover []int32
 	sub   []int32
-	pool  []spanSet
+	pool  [][]spanSet // chunks of poolChunk sets: growing never copies
 	stamp []uint32
 	clock uint32
 
@@ -64,7 +65,7 @@ func newTimeIndex(bufs []Buffer) *timeIndex {
 			k++
 		}
 	}
-	times = times[:k]
+	times = slices.Clone(times[:k]) // the distinct starts only
 	size := 1
 	for size < len(times) {
 		size <<= 1
@@ -74,7 +75,7 @@ func newTimeIndex(bufs []Buffer) *timeIndex {
 		size:  size,
 		cover: make([]int32, 2*size),
 		sub:   make([]int32, 2*size),
-		pool:  make([]spanSet, 1, 1+len(bufs)),
+		pool:  [][]spanSet{make([]spanSet, 1, poolChunk)},
 		stamp: make([]uint32, 2*size),
 	}
 }
@@ -82,11 +83,22 @@ func newTimeIndex(bufs []Buffer) *timeIndex {
 // set returns the set at *ref, creating it when empty.
 func (ix *timeIndex) set(ref *int32) *spanSet {
 	if *ref == 0 {
-		ix.pool = append(ix.pool, spanSet{})
-		*ref = int32(len(ix.pool) - 1)
+		last := len(ix.pool) - 1
+		if len(ix.pool[last]) == poolChunk {
+			ix.pool = append(ix.pool, make([]spanSet, 0, poolChunk))
+			last++
+		}
+		ix.pool[last] = append(ix.pool[last], spanSet{})
+		*ref = int32(last*poolChunk + len(ix.pool[last]) - 1)
 	}
-	return &ix.pool[*ref]
+	return ix.at(*ref)
 }
+
+// poolChunk is the number of sets per chunk of timeIndex.pool.
+const poolChunk = 1 << 14
+
+// at returns the set with reference k.
+func (ix *timeIndex) at(k int32) *spanSet { return &ix.pool[k/poolChunk][k%poolChunk] }
 
 // slot maps a time coordinate to its index on the compressed axis: the
 // number of starts below t.
@@ -143,10 +155,23 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 func (ix *timeIndex) record(lo, hi int64) {
 	ix.tick()
 	for _, c := range ix.nodes {
-		ix.set(&ix.cover[c]).insert(lo, hi)
+		held := ix.set(&ix.cover[c]).insert(lo, hi)
+		n := c
+		if c >= ix.size {
+			// A leaf's subtree is the leaf: sub and cover are one set.
+			ix.sub[c] = ix.cover[c]
+			ix.stamp[c] = ix.clock
+			if held {
+				for m := c >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
+					ix.stamp[m] = ix.clock
+				}
+				continue
+			}
+			n = c >> 1
+		}
 		// sub(parent) contains sub(child), so once an ancestor already
 		// holds [lo, hi) every ancestor above it does too.
-		for n := c; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
+		for ; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
 			if ix.set(&ix.sub[n]).insert(lo, hi) {
 				for m := n >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
@@ -167,14 +192,14 @@ func (ix *timeIndex) collect(start, end int64) {
 	for _, c := range ix.nodes {
 		ix.stamp[c] = ix.clock
 		if k := ix.sub[c]; k != 0 {
-			ix.sets = append(ix.sets, &ix.pool[k])
+			ix.sets = append(ix.sets, ix.at(k))
 		}
 	}
 	for _, c := range ix.nodes {
 		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
 			if k := ix.cover[n]; k != 0 {
-				ix.sets = append(ix.sets, &ix.pool[k])
+				ix.sets = append(ix.sets, ix.at(k))
 			}
 		}
 	}
