@@ -3,6 +3,7 @@ package ir_test
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -242,7 +243,19 @@ func TestPrintRefuses(t *testing.T) {
 
 // FuzzParse: any input may be rejected, none may panic; whatever decodes
 // prints, and the printed form decodes and prints to the same bytes.
+//
+// Minimising a new input re-runs the whole round trip on the large seeds
+// (the testdata graphs) for up to a minute by default, during which the
+// plain `go test -fuzz=FuzzParse ./ir` makes no progress at all; unless
+// -test.fuzzminimizetime is given, minimisation is cut to a few runs.
 func FuzzParse(f *testing.F) {
+	setByUser := false
+	flag.Visit(func(fl *flag.Flag) { setByUser = setByUser || fl.Name == "test.fuzzminimizetime" })
+	if !setByUser {
+		if err := flag.Set("test.fuzzminimizetime", "10x"); err != nil {
+			f.Logf("cannot shorten minimisation: %v", err)
+		}
+	}
 	for _, path := range testdataFiles(f) {
 		data, err := os.ReadFile(path)
 		if err != nil {
