@@ -55,7 +55,7 @@ func frontierGroupings(g *ir.Graph, order []ir.NodeID, opts Options) ([]grouping
 	if err != nil {
 		return nil, err
 	}
-	li, err := newListInfo(g, dg, opts)
+	li, err := newListInfo(g, dg, order, opts)
 	if err != nil {
 		return nil, err
 	}

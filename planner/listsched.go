@@ -44,7 +44,7 @@ type listInfo struct {
 	readers []int   // per value: dispatches reading the root
 }
 
-func newListInfo(g *ir.Graph, dg *depGraph, opts Options) (*listInfo, error) {
+func newListInfo(g *ir.Graph, dg *depGraph, order []ir.NodeID, opts Options) (*listInfo, error) {
 	roots, _, err := g.Roots()
 	if err != nil {
 		return nil, errorsJoinWrap(err, ErrGraph)
@@ -64,27 +64,35 @@ func newListInfo(g *ir.Graph, dg *depGraph, opts Options) (*listInfo, error) {
 			li.size[v.ID] = alignUp(b, align)
 		}
 	}
-	var through func(n ir.NodeID, seen map[ir.NodeID]bool)
-	through = func(n ir.NodeID, seen map[ir.NodeID]bool) {
+	// viewPreds[v]: the dispatches a pure view node v depends on through
+	// views, computed once per view node in schedule order (so a long
+	// chain of views costs linear time).
+	viewPreds := make(map[ir.NodeID][]ir.NodeID)
+	dispatchPreds := func(n ir.NodeID) []ir.NodeID {
+		var out []ir.NodeID
 		for _, d := range dg.deps[n] {
 			if dg.isView[d] {
-				through(d, seen)
+				out = append(out, viewPreds[d]...)
 			} else {
-				seen[d] = true
+				out = append(out, d)
 			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	for _, n := range order {
+		if dg.isView[n] {
+			viewPreds[n] = dispatchPreds(n)
 		}
 	}
 	for i, n := range g.Nodes {
 		if dg.isView[i] {
 			continue
 		}
-		seen := map[ir.NodeID]bool{}
-		through(ir.NodeID(i), seen)
-		for d := range seen {
-			li.dpreds[i] = append(li.dpreds[i], d)
+		li.dpreds[i] = dispatchPreds(ir.NodeID(i))
+		for _, d := range li.dpreds[i] {
 			li.dsuccs[d] = append(li.dsuccs[d], ir.NodeID(i))
 		}
-		slices.Sort(li.dpreds[i])
 		for _, list := range [2][]ir.ValueID{n.Inputs, n.KeepAlive} {
 			for _, v := range list {
 				if r := roots[v]; li.size[r] > 0 && !slices.Contains(li.reads[i], r) {

@@ -132,7 +132,7 @@ func ConcurrencyGrouping(g *ir.Graph, order []ir.NodeID, opts Options) ([]ir.Nod
 	} else if s.less(bestScore) {
 		best, bestScore = alap, s
 	}
-	li, err := newListInfo(g, dg, opts)
+	li, err := newListInfo(g, dg, order, opts)
 	if err != nil {
 		return nil, nil, err
 	}
