@@ -248,15 +248,17 @@ func (d *decoder) delim(want json.Delim, field string) error {
 }
 
 func (d *decoder) file() (*Graph, error) {
-	if err := checkCounts(d.data, MaxFileElements); err != nil {
+	counts, err := checkCounts(d.data, MaxFileElements)
+	if err != nil {
 		return nil, err
 	}
 	if err := d.delim('{', ""); err != nil {
 		return nil, err
 	}
+	// Records become Values and Nodes as they are read (the counts from the
+	// scan bound every reference), so the file's records are never all held
+	// at once beside the graph.
 	g := &Graph{}
-	var fvals []fileValue
-	var fnodes []fileNode
 	seen := map[string]bool{}
 	for d.dec.More() {
 		start := d.next()
@@ -295,11 +297,23 @@ func (d *decoder) file() (*Graph, error) {
 				return nil, d.jsonErr(err, key, vstart)
 			}
 		case "values":
-			if fvals, err = decodeArray[fileValue](d, key, &d.valueAt); err != nil {
+			g.Values = make([]*Value, 0, counts.values)
+			err := decodeArray(d, key, &d.valueAt, func(i int, fv *fileValue) error {
+				v, err := d.value(i, fv, counts.values)
+				g.Values = append(g.Values, v)
+				return err
+			})
+			if err != nil {
 				return nil, err
 			}
 		case "nodes":
-			if fnodes, err = decodeArray[fileNode](d, key, &d.nodeAt); err != nil {
+			g.Nodes = make([]*Node, 0, counts.nodes)
+			err := decodeArray(d, key, &d.nodeAt, func(i int, fn *fileNode) error {
+				n, err := d.node(i, fn, counts.values)
+				g.Nodes = append(g.Nodes, n)
+				return err
+			})
+			if err != nil {
 				return nil, err
 			}
 		case "order":
@@ -336,21 +350,10 @@ func (d *decoder) file() (*Graph, error) {
 			return nil, &FormatError{Line: 1, Field: k, Err: fmt.Errorf("missing required key: %w", ErrFormat)}
 		}
 	}
-	g.Values = make([]*Value, len(fvals))
-	for i := range fvals {
-		v, err := d.value(i, &fvals[i], len(fvals))
-		if err != nil {
-			return nil, err
-		}
-		g.Values[i] = v
+	if len(g.Values) != counts.values || len(g.Nodes) != counts.nodes {
+		return nil, &FormatError{Line: 1, Err: fmt.Errorf("read %d values and %d nodes, the scan counted %d and %d: %w", len(g.Values), len(g.Nodes), counts.values, counts.nodes, ErrFormat)}
 	}
-	g.Nodes = make([]*Node, len(fnodes))
-	for i := range fnodes {
-		n, err := d.node(i, &fnodes[i], len(fvals))
-		if err != nil {
-			return nil, err
-		}
-		g.Nodes[i] = n
+	for _, n := range g.Nodes {
 		for _, o := range n.Outputs {
 			if v := g.Values[o]; v.Producer == NoNode {
 				v.Producer = n.ID
@@ -365,28 +368,27 @@ func (d *decoder) file() (*Graph, error) {
 	return g, nil
 }
 
-// decodeArray reads a JSON array of T, one element per Decode call, and
-// records where each element starts.
-func decodeArray[T any](d *decoder, key string, at *[]int64) ([]T, error) {
+// decodeArray reads a JSON array of T, one element per Decode call,
+// records where each element starts, and hands each element to use as soon
+// as it is read.
+func decodeArray[T any](d *decoder, key string, at *[]int64, use func(i int, e *T) error) error {
 	if err := d.delim('[', key); err != nil {
-		return nil, err
+		return err
 	}
-	var out []T
-	for d.dec.More() {
+	for i := 0; d.dec.More(); i++ {
 		start := d.next()
-		field := fmt.Sprintf("%s[%d]", key, len(out))
-		if len(out) == MaxFileElements {
-			return nil, d.errAt(start, field, "more than %d elements: %w", MaxFileElements, ErrFormat)
+		field := fmt.Sprintf("%s[%d]", key, i)
+		if i == MaxFileElements {
+			return d.errAt(start, field, "more than %d elements: %w", MaxFileElements, ErrFormat)
 		}
 		var e T
 		if err := d.dec.Decode(&e); err != nil {
-			return nil, d.jsonErr(err, field, start)
+			return d.jsonErr(err, field, start)
 		}
-		out = append(out, e)
 		*at = append(*at, start)
+		if err := use(i, &e); err != nil {
+			return err
+		}
 	}
-	if err := d.delim(']', key); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return d.delim(']', key)
 }

@@ -15,10 +15,14 @@ import (
 // the limit, naming its line and index. The scan only tracks strings and
 // nesting; the decoder that follows checks the syntax.
 
-// checkCounts scans data and returns a *FormatError for the first
-// top-level array ("values", "nodes" or "order") with more than max
-// elements.
-func checkCounts(data []byte, max int) error {
+// arrayCounts are the element counts of the top-level arrays.
+type arrayCounts struct{ values, nodes int }
+
+// checkCounts scans data and returns the element counts of the top-level
+// "values" and "nodes" arrays, or a *FormatError for the first top-level
+// array ("values", "nodes" or "order") with more than max elements.
+func checkCounts(data []byte, max int) (arrayCounts, error) {
+	var counts arrayCounts
 	depth := 0
 	inStr, esc := false, false
 	keyStart := -1
@@ -65,6 +69,12 @@ func checkCounts(data []byte, max int) error {
 			}
 		case '}', ']':
 			if depth == 2 {
+				switch arrKey {
+				case "values":
+					counts.values = count
+				case "nodes":
+					counts.nodes = count
+				}
 				arrKey = ""
 			}
 			depth--
@@ -76,7 +86,7 @@ func checkCounts(data []byte, max int) error {
 					for at < len(data) && (data[at] == ' ' || data[at] == '\t' || data[at] == '\r' || data[at] == '\n') {
 						at++
 					}
-					return &FormatError{Line: lineAt(data, at), Field: fmt.Sprintf("%s[%d]", arrKey, count-1), Err: fmt.Errorf("more than %d elements: %w", max, ErrFormat)}
+					return counts, &FormatError{Line: lineAt(data, at), Field: fmt.Sprintf("%s[%d]", arrKey, count-1), Err: fmt.Errorf("more than %d elements: %w", max, ErrFormat)}
 				}
 			}
 		case ' ', '\t', '\r', '\n', ':':
@@ -86,7 +96,7 @@ func checkCounts(data []byte, max int) error {
 			}
 		}
 	}
-	return nil
+	return counts, nil
 }
 
 // lineAt returns the 1-based line of byte offset off.

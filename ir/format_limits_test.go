@@ -15,19 +15,19 @@ func TestCheckCounts(t *testing.T) {
 {"id":1,"name":"x,y"},
 {"id":2}],
 "nodes":[],"order":[0,1]}`
-	if err := checkCounts([]byte(file), 3); err != nil {
-		t.Fatalf("3 values within a limit of 3: %v", err)
+	if c, err := checkCounts([]byte(file), 3); err != nil || c != (arrayCounts{values: 3, nodes: 0}) {
+		t.Fatalf("3 values within a limit of 3: %+v, %v", c, err)
 	}
-	err := checkCounts([]byte(file), 2)
+	_, err := checkCounts([]byte(file), 2)
 	var fe *FormatError
 	if !errors.As(err, &fe) || fe.Field != "values[2]" || fe.Line != 4 || !errors.Is(err, ErrFormat) {
 		t.Fatalf("limit 2: got %v, want values[2] at line 4", err)
 	}
-	if err := checkCounts([]byte(file), 1); err == nil || !strings.Contains(err.Error(), "values[1]") {
+	if _, err := checkCounts([]byte(file), 1); err == nil || !strings.Contains(err.Error(), "values[1]") {
 		t.Fatalf("limit 1: %v", err)
 	}
 	order := `{"values":[],"nodes":[],"order":[0,1,2,3]}`
-	if err := checkCounts([]byte(order), 3); err == nil || !strings.Contains(err.Error(), "order[3]") {
+	if _, err := checkCounts([]byte(order), 3); err == nil || !strings.Contains(err.Error(), "order[3]") {
 		t.Fatalf("order over the limit: %v", err)
 	}
 }
