@@ -47,7 +47,7 @@ type grouping struct {
 // sweep's groupings whose peak falls, fewest groups first. order is a
 // checked schedule.
 func frontierGroupings(g *ir.Graph, order []ir.NodeID, opts Options) ([]grouping, error) {
-	sorted, groups, err := ConcurrencyGrouping(g, order, opts)
+	sorted, groups, err := concurrencyGrouping(g, order, opts)
 	if err != nil {
 		return nil, err
 	}

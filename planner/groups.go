@@ -130,14 +130,11 @@ func sortByGroup(order []ir.NodeID, grp []int) ([]ir.NodeID, []int) {
 // DataChain returns the number of dispatches on the longest chain of data
 // dependencies of g (views followed to their producers, keep-alive entries
 // included): the fewest groups, so the shortest critical path, any plan of
-// g can have. Pure view nodes are not dispatches.
+// g can have. Pure view nodes are not dispatches. The graph must validate.
 func DataChain(g *ir.Graph) (int, error) {
-	if g == nil {
-		return 0, fmt.Errorf("planner: nil graph: %w", ErrGraph)
-	}
-	order, err := g.Schedule()
+	order, err := checkedOrder(g, nil)
 	if err != nil {
-		return 0, fmt.Errorf("planner: graph %q: schedule: %w", g.Name, errorsJoinWrap(err, ErrGraph))
+		return 0, err
 	}
 	dg, err := newDepGraph(g)
 	if err != nil {
@@ -153,6 +150,9 @@ func DataChain(g *ir.Graph) (int, error) {
 // dispatch that depends on a dispatch of its own group (directly or through
 // pure view nodes). order itself must be a schedule of g.
 func CheckGroups(g *ir.Graph, order []ir.NodeID, groups []int) error {
+	if g == nil {
+		return fmt.Errorf("planner: nil graph: %w", ErrGroups)
+	}
 	if len(groups) != len(order) {
 		return fmt.Errorf("planner: %d groups for %d scheduled nodes: %w", len(groups), len(order), ErrGroups)
 	}

@@ -300,3 +300,27 @@ func TestRandomGraphObjectives(t *testing.T) {
 		}
 	})
 }
+
+// TestGroupingAPIsRejectBadInput: nil and invalid graphs are errors, not
+// panics.
+func TestGroupingAPIsRejectBadInput(t *testing.T) {
+	if _, err := DataChain(nil); !errors.Is(err, ErrGraph) {
+		t.Errorf("DataChain(nil) = %v", err)
+	}
+	if _, _, err := ConcurrencyGrouping(nil, nil, Options{}); !errors.Is(err, ErrGraph) {
+		t.Errorf("ConcurrencyGrouping(nil) = %v", err)
+	}
+	if err := CheckGroups(nil, nil, nil); !errors.Is(err, ErrGroups) {
+		t.Errorf("CheckGroups(nil) = %v", err)
+	}
+	g, _ := irtest.MustBuild(t, diamond)
+	if _, _, err := ConcurrencyGrouping(g, []ir.NodeID{0}, Options{}); !errors.Is(err, ErrGraph) {
+		t.Errorf("ConcurrencyGrouping with a partial order = %v", err)
+	}
+	if _, err := PlanGrouped(context.Background(), g, nil, []int{0}, Options{}); !errors.Is(err, ErrGroups) {
+		t.Errorf("PlanGrouped with too few groups = %v", err)
+	}
+	if err := CheckGroups(g, []ir.NodeID{0, 99}, []int{0, 1}); !errors.Is(err, ErrGroups) {
+		t.Errorf("CheckGroups with a node out of range = %v", err)
+	}
+}

@@ -58,7 +58,7 @@ func planObjective(ctx context.Context, g *ir.Graph, order []ir.NodeID, opts Opt
 		p.Objective = ObjectiveMemory
 		return p, nil
 	case ObjectiveConcurrency:
-		sorted, groups, err := ConcurrencyGrouping(g, order, opts)
+		sorted, groups, err := concurrencyGrouping(g, order, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -113,9 +113,19 @@ func satMul(a, b int64) int64 {
 }
 
 // ConcurrencyGrouping returns the grouping the concurrency objective plans
-// over: order (a checked schedule of g) stably sorted by group, and the
-// groups aligned with it. It has the data chain's number of groups.
+// over: the schedule order (nil: g.Schedule()) stably sorted by group, and
+// the groups aligned with it. It has the data chain's number of groups.
+// The graph must validate.
 func ConcurrencyGrouping(g *ir.Graph, order []ir.NodeID, opts Options) ([]ir.NodeID, []int, error) {
+	order, err := checkedOrder(g, order)
+	if err != nil {
+		return nil, nil, err
+	}
+	return concurrencyGrouping(g, order, opts)
+}
+
+// concurrencyGrouping is ConcurrencyGrouping for a checked order.
+func concurrencyGrouping(g *ir.Graph, order []ir.NodeID, opts Options) ([]ir.NodeID, []int, error) {
 	dg, err := newDepGraph(g)
 	if err != nil {
 		return nil, nil, err
