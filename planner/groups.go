@@ -130,7 +130,11 @@ func sortByGroup(order []ir.NodeID, grp []int) ([]ir.NodeID, []int) {
 // DataChain returns the number of dispatches on the longest chain of data
 // dependencies of g (views followed to their producers, keep-alive entries
 // included): the fewest groups, so the shortest critical path, any plan of
-// g can have. Pure view nodes are not dispatches. The graph must validate.
+// g can have. Pure view nodes are not dispatches. An in-place pair (a
+// node writing its output over an input's buffer) counts as the data
+// dependency it is; the order in place adds between the input's other
+// readers and the writer is a sharing hazard, which a grouping keeps
+// forward (Plan.Groups). The graph must validate.
 func DataChain(g *ir.Graph) (int, error) {
 	order, err := checkedOrder(g, nil)
 	if err != nil {
