@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memplan/memplan/internal/dsagen"
 	"github.com/memplan/memplan/internal/hostile"
 	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/ir"
@@ -142,10 +144,15 @@ func TestHostileGenerated(t *testing.T) {
 	}{
 		{"inplace_chain.json", func(w io.Writer) error { return hostile.InPlaceChain(w, chain) }, hostileCase{code: 0}},
 		{"view_chain.json", func(w io.Writer) error { return hostile.ViewChain(w, chain) }, hostileCase{code: 0}},
-		{"rows.csv", func(w io.Writer) error { return hostile.CSVRows(w, size(2_000, 1_000_000), 1) }, hostileCase{code: 0}},
+		{"rows.csv", func(w io.Writer) error { return hostile.CSVRows(w, 2_000, 1) }, hostileCase{code: 0}},
 		{"live.csv", func(w io.Writer) error { return hostile.ManyLiveCSV(w, size(20_000, 300_000)) }, hostileCase{code: 0}},
 	}
 	if long {
+		cases = append(cases, struct {
+			name string
+			gen  func(w io.Writer) error
+			c    hostileCase
+		}{"synthetic_1m.csv", func(w io.Writer) error { return syntheticCSV(w, 1_000_000) }, hostileCase{code: 0}})
 		n := ir.MaxFileElements + 1
 		cases = append(cases, struct {
 			name string
@@ -165,4 +172,15 @@ func TestHostileGenerated(t *testing.T) {
 			runHostile(t, c.c)
 		})
 	}
+}
+
+// syntheticCSV writes dsagen's synthetic instance of n blocks (the
+// placement benchmarks' ladder) as a DSA CSV.
+func syntheticCSV(w io.Writer, n int) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("id,lower,upper,size\n")
+	for i, b := range dsagen.Synthetic(n) {
+		fmt.Fprintf(bw, "%d,%d,%d,%d\n", i, b.Start, b.End, b.Size)
+	}
+	return bw.Flush()
 }
