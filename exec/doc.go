@@ -37,7 +37,15 @@
 //
 // Assemble builds a program from plain data (a Layout: buffers and a
 // location per value; barrier positions) for callers with their own plan;
-// Reference builds the every-value-its-own-buffer program. Tests may set
+// Reference builds the every-value-its-own-buffer program. Program.Verify
+// is the independent checker: it re-derives from the bindings and the graph
+// every RAW, WAR and WAW hazard (an O(n^2) oracle sharing no code with
+// memranges) and requires each to be ordered by a barrier (and by Edges
+// when set), and every read to see its own root's last write
+// (verify_hazards.go). Load refuses any binding outside its buffer, with
+// overflow-checked arithmetic, before a kernel could touch it; InputBytes
+// and Program.BufferBytes let a caller check a memory cap before
+// allocating (cpu.Options.MaxBytes enforces one). Tests may set
 // RunOptions.UnsafeDropBarriersForTesting to show that a missing barrier is
 // caught; nothing else should.
 package exec
