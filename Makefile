@@ -5,7 +5,7 @@ FUZZMINTIME ?= 5s
 BENCH    ?= .
 PKGS     ?= ./...
 
-.PHONY: all fmt vet test test-race fuzz bench golden darwincheck ci
+.PHONY: all fmt vet test test-long test-race fuzz bench golden darwincheck ci
 
 all: vet test
 
@@ -15,8 +15,13 @@ fmt:
 vet:
 	$(GO) vet ./...
 
+# The quick cases (under a minute on two cores); test-long adds the long
+# cases CI runs (internal/longtest).
 test:
 	$(GO) test ./...
+
+test-long:
+	MEMPLAN_LONG_TESTS=1 $(GO) test ./...
 
 # The packages that run work concurrently; those that do not exist yet are skipped.
 test-race:
