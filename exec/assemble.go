@@ -48,6 +48,12 @@ func Assemble(g *ir.Graph, order []ir.NodeID, lay Layout, mode Mode, barriers []
 	if len(lay.Buffers) == 0 {
 		return nil, fmt.Errorf("exec: layout has no arena buffer: %w", ErrProgram)
 	}
+	// The order must run every node exactly once after its producers: a
+	// node left out would leave its outputs unwritten, and nothing later
+	// could notice.
+	if err := g.CheckSchedule(order); err != nil {
+		return nil, fmt.Errorf("exec: graph %q: %w (%w)", g.Name, err, ErrProgram)
+	}
 	p := &Program{Graph: g, Mode: mode, Buffers: lay.Buffers, Values: make([]Binding, len(g.Values))}
 	var errs []error
 	for _, v := range g.Values {

@@ -46,6 +46,9 @@ func TestAssembleRejects(t *testing.T) {
 		{"barrier past the end", clone, order, []int{3}, exec.ErrProgram},
 		{"barriers unsorted", clone, order, []int{2, 1}, exec.ErrProgram},
 		{"unknown node", clone, []ir.NodeID{0, 1, 7}, nil, exec.ErrProgram},
+		{"node left out", clone, order[:len(order)-1], nil, ir.ErrSchedule},
+		{"node twice", clone, append(append([]ir.NodeID{}, order...), order[0]), nil, ir.ErrSchedule},
+		{"consumer before producer", clone, append([]ir.NodeID{order[len(order)-1]}, order[:len(order)-1]...), nil, ir.ErrSchedule},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
