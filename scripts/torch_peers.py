@@ -121,7 +121,9 @@ def peak_activation_bytes(model, x, device):
 def graph_replay(model, x, runs, warmup, device):
     """Captures one forward in a CUDA graph (after warm-up calls on a side
     stream, as torch.cuda.graph requires) and times its replays. Returns the
-    times and the bytes the capture reserved for its private pool."""
+    times and the change of memory_reserved across the capture (a rough
+    figure, negative when the capture released cached blocks; the tables
+    do not use it)."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
