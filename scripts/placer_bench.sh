@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# placer_bench.sh measures the figures of issue 18 (docs/BENCHMARKS.md,
+# "planner: auto, mid-size search, a million buffers"), printing the load
+# average before each part:
+#
+#   1. the default strategy (auto) and the portfolio on every DSA instance;
+#   2. Y_1 through the whole CLI with the default strategy, 3 runs;
+#   3. one million synthetic buffers (planreport gen, the benchmarks'
+#      ladder) read, planned, verified and written through the whole CLI,
+#      3 runs, wall time and peak memory (bytes per buffer);
+#   4. the search strategy on the packable instances
+#      (planner/testdata/packable), 10 s each, with its progress lines
+#      (the arena against time, once a second);
+#   5. the search strategy on challenging D and J (10 s) and S_1 (30 s).
+#
+#	scripts/placer_bench.sh [DSA_DIR]   # default: ../shared/benchmarks/dsa
+#
+# Needs GNU time (/usr/bin/time) for the peak memory.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+dsa=${1:-$root/../shared/benchmarks/dsa}
+[ -d "$dsa" ] || dsa=$(cd "$(git -C "$root" rev-parse --git-common-dir)/../.." && pwd)/shared/benchmarks/dsa
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=$tmp/planreport
+(cd "$root" && go build -o "$bin" ./cmd/planreport)
+load() { echo "## $(date -u +%H:%M:%S) UTC, $(uptime | sed 's/.*load average/load average/'), commit $(git -C "$root" rev-parse --short HEAD)"; }
+
+load; echo "### 1. auto (default) and portfolio on the DSA instances"
+"$bin" bench -strategy auto "$dsa"
+"$bin" bench -strategy portfolio "$dsa"
+
+load; echo "### 2. Y_1 through the CLI, default strategy"
+for i in 1 2 3; do
+	/usr/bin/time -f "Y_1 run $i: %e s wall, %U s user, %M KB peak" "$bin" -format csv -o "$tmp/y1.csv" "$dsa/real/Y_1.csv"
+done
+
+load; echo "### 3. 1,000,000 synthetic buffers through the CLI"
+"$bin" gen -kind synthetic -n 1000000 -o "$tmp/s1m.csv"
+for i in 1 2 3; do
+	/usr/bin/time -o "$tmp/time" -f "%e %U %M" "$bin" -format csv -o "$tmp/out1m.csv" "$tmp/s1m.csv"
+	read -r wall user kb <"$tmp/time"
+	echo "1M run $i: $wall s wall, $user s user, $kb KB peak = $((kb * 1024 / 1000000)) bytes/buffer ($(wc -l <"$tmp/out1m.csv") lines out)"
+done
+"$bin" -format text -o "$tmp/s1m.txt" "$tmp/s1m.csv" && head -2 "$tmp/s1m.txt"
+
+load; echo "### 4. search on the packable instances (10 s; progress: best, gap, seconds)"
+for f in "$root"/planner/testdata/packable/*.csv; do
+	echo "#### $(basename "$f")"
+	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$f" 2>&1 | grep -E '^search:' || true
+	head -1 "$tmp/r.txt"
+done
+
+load; echo "### 5. search on challenging D, J (10 s) and S_1 (30 s)"
+for f in challenging/D.1048576.csv challenging/J.1048576.csv; do
+	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/$f" 2>/dev/null && head -2 "$tmp/r.txt"
+done
+"$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^search:' || true
+head -2 "$tmp/r.txt"
+load
