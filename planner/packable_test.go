@@ -55,4 +55,3 @@ func BenchmarkSearchPackable(b *testing.B) {
 		})
 	}
 }
-
