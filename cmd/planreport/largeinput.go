@@ -13,6 +13,7 @@ package main
 
 import (
 	"flag"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -33,6 +34,9 @@ func init() {
 			if n := len(s.Input.Buffers); s.Input != nil && n > largeInputBuffers {
 				debug.SetGCPercent(largeInputGCPercent)
 				debug.SetMemoryLimit(int64(n) * largeInputLimitPerBuffer)
+				// The reader's chunks are dead: collect them now, not
+				// while the placer builds its index over them.
+				runtime.GC()
 			}
 			return nil
 		}}
