@@ -7,11 +7,12 @@
 // one. It reports, per kind of corruption, how many were tried, how many
 // were harmful and how many the verifiers caught.
 //
-// The default run samples a few corruptions of each kind on the small
-// subjects (a few seconds); with MEMPLAN_LONG_TESTS=1 (internal/longtest)
-// it tries many more on every subject:
+// The default run tries one corruption of each kind on five quick subjects
+// (a few seconds); with MEMPLAN_LONG_TESTS=1 (internal/longtest) it tries
+// four of each kind on every testdata graph and zoo model, and
+// -mutation.per-kind sets the number:
 //
-//	MEMPLAN_LONG_TESTS=1 go test ./internal/mutation -run Mutation -v
+//	MEMPLAN_LONG_TESTS=1 go test ./internal/mutation -run Mutation -v -args -mutation.per-kind=10
 //
 // The package has no code of its own beyond the test.
 package mutation

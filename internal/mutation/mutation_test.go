@@ -3,6 +3,7 @@ package mutation_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -26,6 +27,8 @@ type subject struct {
 	in   map[ir.ValueID][]byte
 	want *exec.Result
 }
+
+var perKindFlag = flag.Int("mutation.per-kind", 0, "corruptions of each kind per subject and objective (0: 1, or 4 with MEMPLAN_LONG_TESTS=1)")
 
 // counts are the tallies of one kind of corruption.
 type counts struct{ tried, harmful, caught, harmfulAccepted int }
@@ -113,7 +116,10 @@ func TestMutation(t *testing.T) {
 	long := longtest.Enabled()
 	perKind := 1
 	if long {
-		perKind = 10
+		perKind = 4
+	}
+	if *perKindFlag > 0 {
+		perKind = *perKindFlag
 	}
 	subjects := loadSubjects(t, long)
 	tally := map[string]*counts{}
@@ -197,5 +203,6 @@ func TestMutation(t *testing.T) {
 		total.caught += c.caught
 		total.harmfulAccepted += c.harmfulAccepted
 	}
+	t.Logf("%d corruptions of each kind per subject and objective", perKind)
 	t.Logf("%d subjects; total: tried %d, harmful %d, caught %d, harmful accepted %d", len(subjects), total.tried, total.harmful, total.caught, total.harmfulAccepted)
 }
