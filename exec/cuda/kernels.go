@@ -51,7 +51,7 @@ func Source() (string, error) {
 	return b.String(), nil
 }
 
-var kernelDecl = regexp.MustCompile(`(?m)^extern "C" __global__ void ([a-z0-9_]+)\(`)
+var kernelDecl = regexp.MustCompile(`(?m)^extern "C" __global__ void (?:__launch_bounds__\([0-9]+\) )?([a-z0-9_]+)\(`)
 
 // KernelNames lists the kernels the module exports, sorted.
 func KernelNames() ([]string, error) {

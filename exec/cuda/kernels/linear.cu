@@ -6,7 +6,8 @@
 // (the backend's launch geometry, geometry.go, must agree).
 #define MATMUL_TILE 16
 
-// matmul_f32: Out, A, B share one rank r: batch dimensions, then [M, N],
+// matmul_f32: the small products (the backend runs the larger ones with
+// gemm.cu's register-tiled kernels, geometry.go). Out, A, B share one rank r: batch dimensions, then [M, N],
 // [M, K], [K, N]. The grid is batch * ceil(M/TILE) * ceil(N/TILE) blocks;
 // each block stages TILE x TILE pieces of A and B in shared memory, and
 // every output still sums k = 0, 1, ..., K-1 in order, like the CPU twin.
@@ -81,70 +82,6 @@ extern "C" __global__ void conv2d_f32(ConvParams p, const float* x, const float*
         }
     }
     y[tensor_offset(p.Out, i)] = acc;
-}
-
-// conv2d_igemm_f32: conv2d_f32 as an implicit GEMM per group: Out[m, s] =
-// sum_k Wt[m, k] * X[k, s] with m the output channel, s = (n, oh, ow) and
-// k = (c, kh, kw); the X operand is the input patch, gathered on the fly
-// (no im2col buffer). One block of MATMUL_TILE x MATMUL_TILE threads per
-// output tile, both operands staged through shared memory with coalesced
-// loads (consecutive threads: consecutive weights, consecutive ow); each
-// output sums k in order, then adds its bias. The backend picks it for
-// outputs of at least 256 positions (N*OH*OW, geometry.go).
-extern "C" __global__ void conv2d_igemm_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
-    __shared__ float Ws[MATMUL_TILE][MATMUL_TILE + 1];
-    __shared__ float Xs[MATMUL_TILE][MATMUL_TILE + 1];
-    int mpg = p.M / p.Group;
-    int cpg = p.C / p.Group;
-    int taps = p.KH * p.KW;
-    int S = p.N * p.OH * p.OW;
-    int K = cpg * taps;
-    int tilesN = (S + MATMUL_TILE - 1) / MATMUL_TILE;
-    int tilesM = (mpg + MATMUL_TILE - 1) / MATMUL_TILE;
-    int t = int(blockIdx.x);
-    int tn = t % tilesN; t /= tilesN;
-    int tm = t % tilesM;
-    int g = t / tilesM;
-    int tx = int(threadIdx.x) % MATMUL_TILE;
-    int ty = int(threadIdx.x) / MATMUL_TILE;
-    int m = tm * MATMUL_TILE + ty; // output channel in the group (row)
-    int s = tn * MATMUL_TILE + tx; // output position (column)
-    int ow = 0, oh = 0, n = 0;
-    if (s < S) {
-        int r = s;
-        ow = r % p.OW; r /= p.OW;
-        oh = r % p.OH;
-        n = r / p.OH;
-    }
-    float acc = 0.0f;
-    for (int k0 = 0; k0 < K; k0 += MATMUL_TILE) {
-        int kw_ = k0 + tx; // weight tile: row m, column k0+tx
-        float wv = 0.0f;
-        if (m < mpg && kw_ < K) {
-            int c = kw_ / taps, kh = (kw_ % taps) / p.KW, kw = kw_ % p.KW;
-            wv = w[(g * mpg + m) * p.Wt.Strides[0] + c * p.Wt.Strides[1] + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
-        }
-        Ws[ty][tx] = wv;
-        int kx = k0 + ty; // patch tile: row k0+ty, column s
-        float xv = 0.0f;
-        if (kx < K && s < S) {
-            int c = kx / taps, kh = (kx % taps) / p.KW, kw = kx % p.KW;
-            int ih = oh * p.SH - p.PT + kh * p.DH;
-            int iw = ow * p.SW - p.PL + kw * p.DW;
-            if (ih >= 0 && ih < p.H && iw >= 0 && iw < p.W)
-                xv = x[n * p.X.Strides[0] + (g * cpg + c) * p.X.Strides[1] + ih * p.X.Strides[2] + iw * p.X.Strides[3]];
-        }
-        Xs[ty][tx] = xv;
-        __syncthreads();
-        int kmax = min(MATMUL_TILE, K - k0);
-        for (int kk = 0; kk < kmax; kk++) acc += Ws[ty][kk] * Xs[kk][tx];
-        __syncthreads();
-    }
-    if (m < mpg && s < S) {
-        int mo = g * mpg + m;
-        if (p.HasBias != 0) acc += bias[mo * p.Bias.Strides[0]];
-        y[tensor_offset(p.Out, ((n * p.M + mo) * p.OH + oh) * p.OW + ow)] = acc;
-    }
 }
 
 // conv2d_warp_f32: conv2d_f32 with one warp per output element, the lanes

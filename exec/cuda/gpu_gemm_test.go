@@ -1,0 +1,104 @@
+package cuda_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/ir"
+)
+
+// gemmCase is one Conv, MatMul or Gemm graph whose shape selects one of
+// gemm.cu's tile configurations (geometry.go's pickGemm; the comment
+// names which) and, for Conv, its aligned or per-element patch gather.
+type gemmCase struct {
+	name  string
+	build func(b *ir.Builder) ir.ValueID
+}
+
+func convCase(name string, x, w []int64, bias bool, attrs ir.Attrs) gemmCase {
+	return gemmCase{name, func(b *ir.Builder) ir.ValueID {
+		in := []ir.ValueID{b.Input("x", ir.F32, x...), b.Weight("w", ir.F32, w...)}
+		if bias {
+			in = append(in, b.Weight("b", ir.F32, w[0]))
+		}
+		return b.Op("Conv", attrs, in...)
+	}}
+}
+
+var gemmCases = []gemmCase{
+	// gemm128: 256 channels x 3*56*56 positions; 64 channels (aligned) and
+	// 5 (per-element gather), 250 channels (a partial tile).
+	convCase("gemm128 1x1 aligned", []int64{3, 64, 56, 56}, []int64{256, 64, 1, 1}, true, nil),
+	convCase("gemm128 3x3 unaligned", []int64{3, 5, 56, 56}, []int64{250, 5, 3, 3}, false, ir.Attrs{"pads": ir.Ints(1, 1, 1, 1)}),
+	// gemm64: 96 channels x 2*48*48 positions, dilated; then 70 channels,
+	// a 5x3 window, stride 2 and uneven pads.
+	convCase("gemm64 dilated", []int64{2, 32, 48, 48}, []int64{96, 32, 3, 3}, true, ir.Attrs{"pads": ir.Ints(2, 2, 2, 2), "dilations": ir.Ints(2, 2)}),
+	convCase("gemm64 strided", []int64{2, 20, 97, 97}, []int64{70, 20, 5, 3}, true, ir.Attrs{"pads": ir.Ints(1, 2, 0, 1), "strides": ir.Ints(2, 2)}),
+	// gemm32: two groups of 32 channels x 48*48 positions.
+	convCase("gemm32 grouped", []int64{1, 64, 48, 48}, []int64{64, 32, 3, 3}, true, ir.Attrs{"pads": ir.Ints(1, 1, 1, 1), "group": ir.Int(2)}),
+	// gemm32k: deep windows over few positions, aligned and not.
+	convCase("gemm32k deep", []int64{1, 256, 7, 7}, []int64{96, 256, 3, 3}, true, ir.Attrs{"pads": ir.Ints(1, 1, 1, 1)}),
+	convCase("gemm32k unaligned", []int64{2, 200, 13, 13}, []int64{40, 200, 1, 1}, false, ir.Attrs{"strides": ir.Ints(2, 2)}),
+	{"matmul gemm32k batched", func(b *ir.Builder) ir.ValueID {
+		return b.Op("MatMul", nil, b.Input("a", ir.F32, 3, 70, 50), b.Input("b", ir.F32, 3, 50, 90))
+	}},
+	{"matmul gemm32", func(b *ir.Builder) ir.ValueID {
+		return b.Op("MatMul", nil, b.Input("a", ir.F32, 300, 256), b.Weight("b", ir.F32, 256, 520))
+	}},
+	{"gemm gemm64 transB", func(b *ir.Builder) ir.ValueID {
+		return b.Op("Gemm", ir.Attrs{"transB": ir.Int(1), "alpha": ir.Float(0.5), "beta": ir.Float(2)},
+			b.Input("a", ir.F32, 512, 64), b.Weight("b", ir.F32, 1100, 64), b.Weight("c", ir.F32, 1100))
+	}},
+	{"matmul gemm128", func(b *ir.Builder) ir.ValueID {
+		return b.Op("MatMul", nil, b.Input("a", ir.F32, 1024, 64), b.Weight("b", ir.F32, 64, 2200))
+	}},
+}
+
+// TestGPUGemmShapes runs every gemmCase in every GPU mode against the CPU
+// backend (within 1e-5, max |got-want| over max |want|); every mode must
+// give the serial mode's bits.
+func TestGPUGemmShapes(t *testing.T) {
+	bes := backends(t)
+	for _, tc := range gemmCases {
+		b := ir.NewBuilder(tc.name)
+		b.Output(tc.build(b))
+		g, err := b.Build()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		in, err := exec.RandomInputs(g, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want *exec.Result
+		var first map[ir.ValueID][]byte
+		for _, m := range gpuModes {
+			prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode})
+			if err != nil {
+				t.Fatalf("%s %s: compile: %v", tc.name, m.name, err)
+			}
+			if want == nil {
+				want = cpuRun(t, prog, in)
+			}
+			got, err := exec.RunOnce(context.Background(), bes[m.sync], prog, in, exec.RunOptions{})
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.name, m.name, err)
+			}
+			for id, w := range want.Outputs {
+				rel := relErr(f32s(got.Outputs[id]), f32s(w))
+				if rel > 1e-5 {
+					t.Errorf("%s %s: relative error %.3g > 1e-5 vs the CPU", tc.name, m.name, rel)
+				}
+				if first == nil {
+					t.Logf("%s: %d elements, relative error %.3g vs the CPU", tc.name, len(w)/4, rel)
+				} else if string(got.Outputs[id]) != string(first[id]) {
+					t.Errorf("%s %s: bits differ from mode %s", tc.name, m.name, gpuModes[0].name)
+				}
+			}
+			if first == nil {
+				first = got.Outputs
+			}
+		}
+	}
+}
