@@ -24,8 +24,15 @@
 // shape rule. Each kernel takes its argument struct by value and then one
 // pointer per operand; one thread per output element (consecutive threads
 // on consecutive elements, so contiguous operands are coalesced), except
-// the tiled matrix product (16 x 16 output tiles staged through shared
-// memory) and the row kernels (one thread per softmax/norm/reduction row).
+// the matrix products and the row kernels (one warp per softmax/norm/
+// reduction row). Conv (as an implicit GEMM: the input patch is gathered
+// on the fly, no im2col buffer) and the larger MatMul/Gemm run gemm.cu's
+// register-tiled kernels: 128x128, 64x64 or 32x32 output tiles, 8x8 or 4x4
+// sums per thread, K in double-buffered shared-memory stages split among
+// the block's thread groups and summed in a fixed order; geometry.go picks
+// the tile from the launch's shape alone, so every mode runs the same
+// kernel and gets the same bits. Small products keep matmul_f32 (16 x 16
+// tiles); depthwise and narrow grouped convolutions the direct kernels.
 //
 // Synchronisation (Options.Sync):
 //
