@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/memplan/memplan/ir"
 )
@@ -123,7 +124,8 @@ func (p *Plan) verifySlot(g *ir.Graph, f *facts, v *ir.Value, rootAt []int64, pl
 	}
 	if s != want {
 		var err error = ErrSlot
-		if placed[r] && !inside(s.Offset-s.Low, s.Bytes, rootAt[r], f.size[r]) {
+		lo, ok := addInt64(s.Offset, -max(s.Low, -math.MaxInt64))
+		if placed[r] && (!ok || !inside(lo, s.Bytes, rootAt[r], f.size[r])) {
 			err = fmt.Errorf("%w, %w", ErrSlot, ErrViewOutsideRoot)
 		}
 		errs = append(errs, fmt.Errorf("planner: %s: slot %+v, the graph and its root's place give %+v: %w", name, s, want, err))

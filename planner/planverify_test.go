@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -88,5 +89,25 @@ output y
 	moveRoot(p, g, names["b"], p.Slots[names["h"]].Buffer)
 	if err := p.Verify(g); !errors.Is(err, ErrOverlap) {
 		t.Errorf("forbidden in-place: Verify = %v, want ErrOverlap", err)
+	}
+}
+
+// TestVerifyExtremeValues: slots, offsets and sizes at the ends of int64
+// are errors, never a panic or a wrapped comparison that passes.
+func TestVerifyExtremeValues(t *testing.T) {
+	g, names := irtest.MustBuild(t, diamond)
+	for _, ext := range []int64{math.MinInt64, -1, math.MaxInt64} {
+		p, err := PlanGraph(context.Background(), g, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := names["a"]
+		p.Slots[a].Offset, p.Slots[a].Low, p.Slots[a].Bytes = ext, -ext, ext
+		p.Offsets[p.Slots[names["b"]].Buffer] = ext
+		p.Buffers[0].Size = ext
+		p.ArenaBytes = ext
+		if err := p.Verify(g); err == nil {
+			t.Errorf("extreme %d: Verify passed", ext)
+		}
 	}
 }
