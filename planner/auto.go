@@ -19,15 +19,17 @@ package planner
 //  3. Search: the exact search (search.go) from the best placement so far,
 //     on instances of at most srchExactMax free buffers, under a work cap
 //     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at
-//     least autoWorkMin and at most autoWorkMax, and a time cap of autoTimeCap. The work cap, not
-//     the clock, ends the run, so the plan is the same on a loaded
-//     machine; the time cap only guards against a machine many times
-//     slower than ours.
+//     least autoWorkMin and at most autoWorkMax, and a time cap of
+//     autoTimeCap (Options.TimeBudget when set). The work cap, not the
+//     clock, ends the run, so the plan is the same on a loaded machine;
+//     the time cap only guards against a machine many times slower than
+//     ours.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone;
-// otherwise the quick stage, then the portfolio; up to 3,000 free buffers an exact search of
-// 4,000 branches per buffer, between half a million and 2 million (on the challenging DSA
-// suite, 150-450 buffers, 0.1-2 s on a loaded two-core machine).
+// otherwise the quick stage, then the portfolio; up to 3,000 free buffers
+// an exact search of 4,000 branches per buffer, between half a million
+// and 2 million (on the challenging DSA suite, 150-450 buffers: 0.02-2.4 s
+// at load 4 on the project's two-core machine, docs/BENCHMARKS.md).
 //
 // Worked example: densenet121 (191 buffers) gets 1.056 x LB from the
 // portfolio; the search's first attempt at capacity LB succeeds after a few
@@ -55,11 +57,12 @@ const (
 	autoTimeCap = 10 * time.Second
 )
 
-// autoPlacer is the "auto" strategy.
-type autoPlacer struct{}
+// autoPlacer is the "auto" strategy; Options.TimeBudget, when set,
+// replaces autoTimeCap and Options.Progress receives the search's lines.
+type autoPlacer struct{ opts Options }
 
 func init() {
-	RegisterPlacer("auto", func(Options) Placer { return autoPlacer{} })
+	RegisterPlacer("auto", func(o Options) Placer { return autoPlacer{o} })
 }
 
 // Name returns "auto".
@@ -81,7 +84,7 @@ type autoCand struct {
 // placeNamed also returns what found the placement ("peak/firstfit",
 // "portfolio/size", "search/exact", ...). lb is LowerBound(bufs), or
 // negative to have it computed.
-func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]int64, string, error) {
+func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]int64, string, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, "", err
 	}
@@ -141,7 +144,11 @@ func (autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]in
 		return best.off, best.method, nil
 	}
 	// Stage 3.
-	res, err := Search(ctx, bufs, SearchConfig{Budget: autoTimeCap, Initial: best.off,
+	limit := autoTimeCap
+	if p.opts.TimeBudget > 0 {
+		limit = p.opts.TimeBudget
+	}
+	res, err := Search(ctx, bufs, SearchConfig{Budget: limit, Progress: p.opts.Progress, Initial: best.off,
 		InitialMethod: best.method, Work: min(max(autoWorkPerBuffer*int64(len(bufs)), autoWorkMin), autoWorkMax)})
 	if err != nil {
 		return best.off, best.method, nil
