@@ -187,6 +187,7 @@ func TestPortfolioOptimalRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 exhaustive searches")
 	}
+	longtest.Skip(t) // about 8 s on two cores
 	rng := rand.New(rand.NewPCG(3, 2026))
 	const trials = 2000
 	optimal, worst := 0, 1.0
