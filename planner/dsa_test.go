@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/memplan/memplan/internal/longtest"
 )
 
 // dsaDir returns the DSA benchmark folder (../shared/benchmarks/dsa relative
@@ -90,6 +92,9 @@ func TestDSAQuality(t *testing.T) {
 	for _, name := range files {
 		t.Run(name, func(t *testing.T) {
 			bufs := loadDSA(t, filepath.Join(dir, name))
+			if len(bufs) > 20000 {
+				longtest.Skip(t) // S_1, Y_1: seconds each; CI runs them
+			}
 			lb := LowerBound(bufs)
 			line := []string{}
 			placers := []Placer{Portfolio()}
