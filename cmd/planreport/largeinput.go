@@ -7,9 +7,11 @@ package main
 // target (collect when the heap doubles) the process would peak near
 // twice that. Above largeInputBuffers buffers the command asks the
 // runtime to collect when the heap has grown by a tenth instead, and sets
-// a soft memory limit of 250 bytes a buffer, for the rest of the run: a
-// few more collections, on the second core, for under 300 instead of
-// about 500 bytes a buffer at the peak (docs/BENCHMARKS.md).
+// a soft memory limit of 250 bytes a buffer, for the rest of the run, and
+// collects at once twice: after reading (the reader's chunks are dead)
+// and after planning (the placer's index is dead, and the verifier is
+// about to allocate 80 bytes a buffer). A few more collections, for about
+// 255 instead of about 500 bytes a buffer at the peak (docs/BENCHMARKS.md).
 
 import (
 	"flag"
@@ -30,15 +32,25 @@ const largeInputLimitPerBuffer = 250
 
 func init() {
 	register(extension{Name: "largeinput", Flags: func(*flag.FlagSet) hooks {
+		large := false
 		return hooks{BeforePlan: func(s *session) error {
-			if n := len(s.Input.Buffers); s.Input != nil && n > largeInputBuffers {
-				debug.SetGCPercent(largeInputGCPercent)
-				debug.SetMemoryLimit(int64(n) * largeInputLimitPerBuffer)
-				// The reader's chunks are dead: collect them now, not
-				// while the placer builds its index over them.
+			if s.Input == nil || len(s.Input.Buffers) <= largeInputBuffers {
+				return nil
+			}
+			n := len(s.Input.Buffers)
+			large = true
+			debug.SetGCPercent(largeInputGCPercent)
+			debug.SetMemoryLimit(int64(n) * largeInputLimitPerBuffer)
+			// The reader's chunks are dead: collect them now, not while
+			// the placer builds its index over them.
+			runtime.GC()
+			return nil
+		}, AfterPlace: func(*session) {
+			if large {
+				// The placer's index is dead: collect it before the
+				// verifier allocates its sweep (80 bytes a buffer).
 				runtime.GC()
 			}
-			return nil
 		}}
 	}})
 }

@@ -32,8 +32,9 @@
 //     on the run's FlagSet and returns the hooks bound to those flags for
 //     this run: BeforePlan checks the extension's flags against the loaded
 //     input and may change the input or options, before
-//     any -o file is opened or any planning starts; AfterPlan runs after
-//     planning and may write extra output to s.Out or replace the report
+//     any -o file is opened or any planning starts; AfterPlace runs once
+//     the plan is made, before it is verified (it must not change it);
+//     AfterPlan runs after verification and may write extra output to s.Out or replace the report
 //     (set s.SkipReport; -reorder, for one, reorders the placed plan's
 //     dispatches there).
 //
@@ -99,6 +100,7 @@ type session struct {
 // hooks are the actions of one extension for one run; nil hooks are skipped.
 type hooks struct {
 	BeforePlan func(s *session) error
+	AfterPlace func(s *session) // after planning, before verification
 	AfterPlan  func(s *session) error
 }
 
@@ -232,6 +234,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err != nil {
 		fmt.Fprintf(stderr, "planreport: %s: %v\n", displayName(in), err)
 		return 1
+	}
+	for _, h := range hs {
+		if h.AfterPlace != nil {
+			h.AfterPlace(s)
+		}
 	}
 	var g *ir.Graph
 	if in.Graph != nil {
