@@ -14,7 +14,11 @@ ci=0
 for a in "$@"; do
 	case "$a" in
 	ci) ci=1 ;;
-	cold) GOCACHE="$(mktemp -d)"; export GOCACHE ;;
+	cold)
+		GOCACHE="$(mktemp -d)"
+		export GOCACHE
+		trap 'rm -rf "$GOCACHE"' EXIT
+		;;
 	*) echo "usage: scripts/test_durations.sh [ci] [cold]" >&2; exit 2 ;;
 	esac
 done
