@@ -149,26 +149,42 @@ func TestDecodeErrors(t *testing.T) {
 		{"null int", head + val + "\n  ],\n  \"nodes\": [\n    {\"id\": 0, \"op\": \"Relu\", \"inputs\": [0], \"outputs\": [0], \"attrs\": {\"k\": {\"int\": null}}}\n  ]\n}\n", 9, "nodes[0].attrs.k", ir.ErrAttr},
 		{"order out of range", head + val + "\n  ],\n  \"nodes\": [],\n  \"order\": [0]\n}\n", 9, "order[0]", ir.ErrFormat},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			g, err := ir.Decode([]byte(tc.file))
-			if err == nil {
-				t.Fatalf("decoded %+v, want an error", g)
-			}
-			var fe *ir.FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("%v: not a *FormatError", err)
-			}
-			if fe.Line != tc.line || fe.Field != tc.field {
-				t.Errorf("error at line %d field %q, want line %d field %q: %v", fe.Line, fe.Field, tc.line, tc.field, err)
-			}
-			if !errors.Is(err, ir.ErrFormat) || !errors.Is(err, tc.class) {
-				t.Errorf("%v: want ErrFormat and %v", err, tc.class)
-			}
-			if !strings.HasPrefix(err.Error(), "ir: ") {
-				t.Errorf("%q does not start with the package name", err)
-			}
-		})
+	// Each case runs twice: read once, and with the check pass of large
+	// files forced on, which must find the same error at the same place.
+	for _, pass := range []struct {
+		name      string
+		threshold int
+	}{{"one pass", ir.CheckFirstBytes}, {"check pass", 0}} {
+		restore := ir.SetCheckFirstBytes(pass.threshold)
+		for _, tc := range tests {
+			t.Run(pass.name+"/"+tc.name, func(t *testing.T) {
+				decodeErrorCase(t, tc.file, tc.line, tc.field, tc.class)
+			})
+		}
+		restore()
+	}
+}
+
+// decodeErrorCase requires Decode to reject file with a *FormatError at
+// line and field that matches ErrFormat and class.
+func decodeErrorCase(t *testing.T, file string, line int, field string, class error) {
+	t.Helper()
+	g, err := ir.Decode([]byte(file))
+	if err == nil {
+		t.Fatalf("decoded %+v, want an error", g)
+	}
+	var fe *ir.FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("%v: not a *FormatError", err)
+	}
+	if fe.Line != line || fe.Field != field {
+		t.Errorf("error at line %d field %q, want line %d field %q: %v", fe.Line, fe.Field, line, field, err)
+	}
+	if !errors.Is(err, ir.ErrFormat) || !errors.Is(err, class) {
+		t.Errorf("%v: want ErrFormat and %v", err, class)
+	}
+	if !strings.HasPrefix(err.Error(), "ir: ") {
+		t.Errorf("%q does not start with the package name", err)
 	}
 }
 
