@@ -37,7 +37,7 @@ for f in testdata/hostile/*; do
 	*) row "$f" ;;
 	esac
 done
-for f in inplace_chain_100k.json view_chain_100k.json too_many_values.json live_300k.csv; do
+for f in inplace_chain_100k.json view_chain_100k.json too_many_values.json bad_last_value_1m.json live_300k.csv; do
 	row "$out/$f"
 done
 row "$out/synthetic_1m.csv"

@@ -146,6 +146,7 @@ func TestHostileGenerated(t *testing.T) {
 		{"view_chain.json", func(w io.Writer) error { return hostile.ViewChain(w, chain) }, hostileCase{code: 0}},
 		{"rows.csv", func(w io.Writer) error { return hostile.CSVRows(w, 2_000, 1) }, hostileCase{code: 0}},
 		{"live.csv", func(w io.Writer) error { return hostile.ManyLiveCSV(w, size(20_000, 300_000)) }, hostileCase{code: 0}},
+		{"bad_last_value.json", func(w io.Writer) error { return hostile.BadLastValue(w, size(200_000, 1_000_000)) }, hostileCase{code: 1, want: []string{fmt.Sprintf("values[%d].dtype", size(200_000, 1_000_000)-2), `"f3"`}}},
 	}
 	if long {
 		cases = append(cases, struct {

@@ -52,11 +52,21 @@ func ViewChain(w io.Writer, n int) error {
 // ManyValues writes a valid graph of n values: n-1 small inputs, of which
 // one feeds a Relu whose output is the graph's output. It stresses what
 // the reader keeps per value.
-func ManyValues(w io.Writer, n int) error {
+func ManyValues(w io.Writer, n int) error { return manyValues(w, n, "f32") }
+
+// BadLastValue writes ManyValues(n) with the dtype of its last input
+// misspelt: a file that is wrong only at its end.
+func BadLastValue(w io.Writer, n int) error { return manyValues(w, n, "f3") }
+
+func manyValues(w io.Writer, n int, lastDType string) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "{\"format\":\"memplan-graph\",\"version\":1,\"name\":\"many_values_%d\",\"values\":[\n", n)
 	for i := 0; i < n-1; i++ {
-		fmt.Fprintf(bw, "{\"id\":%d,\"name\":\"x%d\",\"dtype\":\"f32\",\"shape\":[4],\"flags\":[\"input\"]},\n", i, i)
+		dt := "f32"
+		if i == n-2 {
+			dt = lastDType
+		}
+		fmt.Fprintf(bw, "{\"id\":%d,\"name\":\"x%d\",\"dtype\":\"%s\",\"shape\":[4],\"flags\":[\"input\"]},\n", i, i, dt)
 	}
 	fmt.Fprintf(bw, "{\"id\":%d,\"name\":\"y\",\"dtype\":\"f32\",\"shape\":[4],\"flags\":[\"output\"]}],\n", n-1)
 	fmt.Fprintf(bw, "\"nodes\":[{\"id\":0,\"op\":\"Relu\",\"inputs\":[0],\"outputs\":[%d]}]}\n", n-1)

@@ -27,6 +27,7 @@ func main() {
 		{"inplace_chain_100k.json", func(w io.Writer) error { return hostile.InPlaceChain(w, 100_000) }},
 		{"view_chain_100k.json", func(w io.Writer) error { return hostile.ViewChain(w, 100_000) }},
 		{"too_many_values.json", func(w io.Writer) error { return hostile.ManyValues(w, ir.MaxFileElements+1) }},
+		{"bad_last_value_1m.json", func(w io.Writer) error { return hostile.BadLastValue(w, 1_000_000) }},
 		{"rows_1m.csv", func(w io.Writer) error { return hostile.CSVRows(w, 1_000_000, 1) }},
 		{"live_300k.csv", func(w io.Writer) error { return hostile.ManyLiveCSV(w, 300_000) }},
 	}
