@@ -14,8 +14,9 @@ package planner
 //     in peak order, with the quick stage's arena as the bound that stops
 //     losers early. Above autoPortfolioMax buffers, where one best-fit
 //     pass costs seconds and its index about 200 bytes a buffer, auto
-//     runs first-fit by size alone and returns it (on the synthetic
-//     ladder: = LB at 100,000 buffers, 1.0056 x LB at 1,000,000).
+//     runs first-fit by size alone, in two halves of time on two
+//     goroutines (split.go), and returns it (on the synthetic ladder:
+//     1.0056 x LB at 1,000,000 buffers, the same arena as one pass).
 //  3. Search: the exact search (search.go) from the best placement so far,
 //     on instances of at most srchExactMax free buffers, under a work cap
 //     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at
@@ -25,7 +26,8 @@ package planner
 //     the time cap only guards against a machine many times slower than
 //     ours.
 //
-// The rule in one line: above 200,000 buffers first-fit by size alone;
+// The rule in one line: above 200,000 buffers first-fit by size alone
+// (split in time);
 // otherwise the quick stage, then the portfolio; up to 3,000 free buffers
 // an exact search of 4,000 branches per buffer, between half a million
 // and 2 million (on the challenging DSA suite, 150-450 buffers: 0.02-2.4 s
@@ -102,7 +104,13 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 	quick := make([]autoCand, 2)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		off, err := singleOrders[3].Place(ctx, bufs) // firstfit
+		ff := singleOrders[3] // firstfit
+		if len(bufs) > autoPortfolioMax {
+			off, err := placeSplit(ctx, bufs, ff.order(bufs), ff.policy)
+			quick[0] = autoCand{off, "split/firstfit", err}
+			return
+		}
+		off, err := ff.Place(ctx, bufs)
 		quick[0] = autoCand{off, "portfolio/firstfit", err}
 	})
 	var peak []int

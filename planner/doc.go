@@ -30,7 +30,9 @@
 // then the exact search under a work cap scaled to the instance, and
 // stops at the first stage that reaches the lower bound; the cap is
 // counted in branches, not seconds, so the plan does not depend on the
-// machine. Above 200,000 buffers it stops after the first stage.
+// machine. Above 200,000 buffers it runs first-fit by size alone, the two
+// halves of time on two goroutines once the buffers crossing the cut are
+// placed (split.go).
 //
 // The "search" strategy (Search) goes further, anytime, within a time
 // budget: it starts from the portfolio's placement and asks an exact

@@ -3,7 +3,6 @@ package planner
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // timeIndex answers the placer's one question: which byte ranges are taken,
@@ -52,12 +51,23 @@ type timeIndex struct {
 	next  []int64    // scratch: start of each set's span at its cursor
 }
 
-func newTimeIndex(bufs []Buffer) *timeIndex {
-	times := make([]int64, 0, len(bufs))
-	for _, b := range bufs {
-		times = append(times, b.Start)
+func newTimeIndex(bufs []Buffer) *timeIndex { return newTimeIndexOf(bufs, nil) }
+
+// newTimeIndexOf is newTimeIndex over the buffers idx of bufs (nil: all).
+func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
+	var times []int64
+	if idx == nil {
+		times = make([]int64, 0, len(bufs))
+		for i := range bufs {
+			times = append(times, bufs[i].Start)
+		}
+	} else {
+		times = make([]int64, 0, len(idx))
+		for _, i := range idx {
+			times = append(times, bufs[i].Start)
+		}
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	slices.Sort(times)
 	k := 0
 	for i, t := range times {
 		if i == 0 || t != times[k-1] {
