@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 )
 
 // gemmCase is one Conv, MatMul or Gemm graph whose shape selects one of
 // gemm.cu's tile configurations (geometry.go's pickGemm; the comment
-// names which) and, for Conv, its aligned or per-element patch gather.
+// names which) and, for Conv, its aligned or per-element patch gather; or
+// another kernel with a shortcut of its own (the comment says which).
 type gemmCase struct {
 	name  string
 	build func(b *ir.Builder) ir.ValueID
@@ -52,6 +54,17 @@ var gemmCases = []gemmCase{
 	}},
 	{"matmul gemm128", func(b *ir.Builder) ir.ValueID {
 		return b.Op("MatMul", nil, b.Input("a", ir.F32, 1024, 64), b.Weight("b", ir.F32, 64, 2200))
+	}},
+	// Not a GEMM: BatchNorm (batchnorm_f32) places the channel once for its four
+	// per-channel operands; the variance is positive.
+	{"batchnorm", func(b *ir.Builder) ir.ValueID {
+		const c = 24
+		var v []byte
+		for i := range c {
+			v = append(v, randgraph.F32LE(0.5+0.1*float32(i%7))...)
+		}
+		return b.Op("BatchNorm", nil, b.Input("x", ir.F32, 2, c, 9, 11),
+			b.Weight("scale", ir.F32, c), b.Weight("bias", ir.F32, c), b.Weight("mean", ir.F32, c), b.WeightData("var", ir.F32, v, c))
 	}},
 }
 

@@ -83,9 +83,26 @@ extern "C" __global__ void batchnorm_f32(BatchNormParams p, const float* x, cons
     int i = flat_index();
     if (i >= p.N) return;
     float v = x[tensor_offset(p.X, i)];
-    float m = mean[tensor_offset(p.Mean, i)];
-    float s = var[tensor_offset(p.Var, i)];
-    y[tensor_offset(p.Out, i)] = (v - m) / sqrtf(s + p.Eps) * scale[tensor_offset(p.Scale, i)] + bias[tensor_offset(p.Bias, i)];
+    int om, os, osc, ob;
+    if (p.Mean.Rank >= 2) {
+        // The per-channel operands vary along dimension 1 only (launch.Plan's
+        // channel descriptors): place the channel once, not each operand.
+        int inner = 1;
+        for (int k = 2; k < p.Mean.Rank; k++) inner *= p.Mean.Shape[k];
+        int c = (i / inner) % p.Mean.Shape[1];
+        om = c * p.Mean.Strides[1];
+        os = c * p.Var.Strides[1];
+        osc = c * p.Scale.Strides[1];
+        ob = c * p.Bias.Strides[1];
+    } else {
+        om = tensor_offset(p.Mean, i);
+        os = tensor_offset(p.Var, i);
+        osc = tensor_offset(p.Scale, i);
+        ob = tensor_offset(p.Bias, i);
+    }
+    float m = mean[om];
+    float s = var[os];
+    y[tensor_offset(p.Out, i)] = (v - m) / sqrtf(s + p.Eps) * scale[osc] + bias[ob];
 }
 
 // binary_i64: Add, Sub, Mul, Max, Min of i64 (launch.Plan sends no other
