@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -43,7 +44,7 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int) int {
+	sortIndices(order, func(i, j int) int {
 		if c := p.less(&bufs[i], &bufs[j]); c != 0 {
 			return c
 		}
@@ -54,6 +55,36 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 	})
 	return order
 }
+
+// sortIndices sorts s by c, a total order; above sortParallel elements the
+// two halves are sorted on two goroutines and merged.
+func sortIndices(s []int, c func(a, b int) int) {
+	if len(s) <= sortParallel {
+		slices.SortFunc(s, c)
+		return
+	}
+	h := len(s) / 2
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(s[h:], c) })
+	slices.SortFunc(s[:h], c)
+	wg.Wait()
+	left := slices.Clone(s[:h])
+	i, j, k := 0, h, 0
+	for i < len(left) && j < len(s) {
+		if c(left[i], s[j]) <= 0 {
+			s[k] = left[i]
+			i++
+		} else {
+			s[k] = s[j]
+			j++
+		}
+		k++
+	}
+	copy(s[k:], left[i:]) // the rest of s[j:] is in place already
+}
+
+// sortParallel is the length above which sortIndices uses two goroutines.
+const sortParallel = 200_000
 
 // byContent compares every field, so that only identical buffers (which are
 // interchangeable) fall back to input order: shuffling the input then cannot

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -57,5 +59,55 @@ func TestPlaceSplitLarge(t *testing.T) {
 	cancel()
 	if _, err := placeSplit(ctx, bufs, ff.order(bufs), ff.policy); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestLowerBoundOracle: LowerBound equals the largest live total over every
+// step, counted step by step, on random instances and on one large enough
+// to take the two-goroutine path.
+func TestLowerBoundOracle(t *testing.T) {
+	oracle := func(bufs []Buffer) int64 {
+		live := map[int64]int64{}
+		var peak int64
+		for _, b := range bufs {
+			for s := b.Start; s < b.End && b.Size > 0; s++ {
+				live[s] += b.Size
+				peak = max(peak, live[s])
+			}
+		}
+		return peak
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		bufs := srchGenSmall(t, 30)
+		if got, want := LowerBound(bufs), oracle(bufs); got != want {
+			t.Fatalf("LowerBound %d, oracle %d", got, want)
+		}
+	})
+	big := synthetic(lbParallel + 1000)
+	if got, want := LowerBound(big), oracle(big); got != want {
+		t.Errorf("%d buffers: LowerBound %d, oracle %d", len(big), got, want)
+	}
+}
+
+// TestSortIndices: the two-goroutine sort gives the sequential order.
+func TestSortIndices(t *testing.T) {
+	bufs := synthetic(sortParallel + 777)
+	ff := singleOrders[3]
+	got := ff.order(bufs)
+	want := make([]int, len(bufs))
+	for i := range want {
+		want[i] = i
+	}
+	slices.SortFunc(want, func(i, j int) int {
+		if c := ff.less(&bufs[i], &bufs[j]); c != 0 {
+			return c
+		}
+		if c := byContent(&bufs[i], &bufs[j]); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+	if !slices.Equal(got, want) {
+		t.Fatal("parallel sort differs from the sequential one")
 	}
 }
