@@ -11,7 +11,8 @@ import (
 
 // gemmCase is one Conv, MatMul or Gemm graph whose shape selects one of
 // gemm.cu's tile configurations (geometry.go's pickGemm; the comment
-// names which) and, for Conv, its aligned or per-element patch gather; or
+// names which) and, for Conv, its aligned, table or per-element patch
+// gather (unaligned convolutions of K <= 1024 use the table); or
 // another kernel with a shortcut of its own (the comment says which).
 type gemmCase struct {
 	name  string
@@ -42,6 +43,8 @@ var gemmCases = []gemmCase{
 	// gemm32k: deep windows over few positions, aligned and not.
 	convCase("gemm32k deep", []int64{1, 256, 7, 7}, []int64{96, 256, 3, 3}, true, ir.Attrs{"pads": ir.Ints(1, 1, 1, 1)}),
 	convCase("gemm32k unaligned", []int64{2, 200, 13, 13}, []int64{40, 200, 1, 1}, false, ir.Attrs{"strides": ir.Ints(2, 2)}),
+	// Unaligned with K = 120*9 > CONV_TAB: the gather divides per element.
+	convCase("gemm32k unaligned long K", []int64{1, 120, 14, 14}, []int64{64, 120, 3, 3}, true, ir.Attrs{"pads": ir.Ints(1, 1, 1, 1)}),
 	{"matmul gemm32k batched", func(b *ir.Builder) ir.ValueID {
 		return b.Op("MatMul", nil, b.Input("a", ir.F32, 3, 70, 50), b.Input("b", ir.F32, 3, 50, 90))
 	}},

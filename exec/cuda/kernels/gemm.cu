@@ -19,7 +19,9 @@
 // (image, oh, ow), K = (kh, kw, c) tap-major: A is the weight, B the input
 // patch gathered on the fly with zeros outside the image. When the group's
 // channel count is a multiple of KT, every row of a stage shares one tap,
-// so a thread checks the image bounds once per stage.
+// so a thread checks the image bounds once per stage; otherwise (the 3-channel
+// stems, odd channel counts) each element is placed on its own, through a
+// table of K entries built once per block where K <= CONV_TAB.
 
 template <int BM, int BN, int TM, int TN, int BK, int KS>
 struct TileShape {
@@ -136,6 +138,10 @@ __device__ __forceinline__ void gemm_tile(Op& op, int M, int N, int K, int m0, i
     }
 }
 
+// CONV_TAB is the longest K whose unaligned patch gather goes through a
+// per-block table (8 KiB of shared memory) instead of two divisions a load.
+#define CONV_TAB 1024
+
 // ConvGemm: conv2d_f32's operands (ConvParams) as one group's GEMM.
 struct ConvGemm {
     const ConvParams& p;
@@ -145,6 +151,9 @@ struct ConvGemm {
     float* y;
     int g, cpg, mpg, K, S, OHW;
     bool aligned;
+    // Unaligned and K <= CONV_TAB: per k, the input offset from the
+    // window's corner (.x) and the (kh*DH, kw*DW) step (.y, 16 bits each).
+    const int2* tab;
     // B column (one output position) of this thread's loads.
     bool cv;
     int xb, ih0, iw0;
@@ -153,7 +162,7 @@ struct ConvGemm {
     bool flat;
 
     __device__ ConvGemm(const ConvParams& p_, const float* x_, const float* w_, const float* b_, float* y_, int g_, int kt)
-        : p(p_), x(x_), w(w_), bias(b_), y(y_), g(g_) {
+        : p(p_), x(x_), w(w_), bias(b_), y(y_), g(g_), tab(nullptr) {
         cpg = p.C / p.Group;
         mpg = p.M / p.Group;
         K = cpg * p.KH * p.KW;
@@ -203,6 +212,21 @@ struct ConvGemm {
             const int cs = step * p.X.Strides[1];
 #pragma unroll
             for (int i = 0; i < L; i++) r[i] = ok ? base[i * cs] : 0.0f;
+            return;
+        }
+        if (tab != nullptr) {
+            const int corner = xb + ih0 * p.X.Strides[2] + iw0 * p.X.Strides[3];
+#pragma unroll
+            for (int i = 0; i < L; i++) {
+                int kk = k + i * step;
+                float v = 0.0f;
+                if (cv && kk < K) {
+                    int2 e = tab[kk];
+                    int ih = ih0 + (e.y >> 16), iw = iw0 + (e.y & 0xffff);
+                    if (ih >= 0 && ih < p.H && iw >= 0 && iw < p.W) v = x[corner + e.x];
+                }
+                r[i] = v;
+            }
             return;
         }
 #pragma unroll
@@ -306,6 +330,18 @@ __device__ __forceinline__ void conv_gemm(const ConvParams& p, const float* x, c
     int tn = t % tilesN; t /= tilesN;
     int tm = t % tilesM;
     ConvGemm op(p, x, w, bias, y, t / tilesM, BK * KS);
+    // An unaligned gather looks its k up in a table the block builds once.
+    __shared__ int2 tab[CONV_TAB];
+    if (!op.aligned && op.K <= CONV_TAB && (p.KH - 1) * p.DH < 32768 && (p.KW - 1) * p.DW < 32768) {
+        for (int k = int(threadIdx.x); k < op.K; k += int(blockDim.x)) {
+            int tap = k / op.cpg, c = k - tap * op.cpg;
+            int kh = tap / p.KW, kw = tap - kh * p.KW;
+            tab[k] = make_int2(c * p.X.Strides[1] + kh * p.DH * p.X.Strides[2] + kw * p.DW * p.X.Strides[3],
+                               ((kh * p.DH) << 16) | (kw * p.DW));
+        }
+        __syncthreads();
+        op.tab = tab;
+    }
     gemm_tile<BM, BN, TM, TN, BK, KS>(op, mpg, S, op.K, tm * BM, tn * BN);
 }
 
