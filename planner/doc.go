@@ -69,7 +69,7 @@
 //
 // For a DSA instance (CSV id,lower,upper,size):
 //
-//	bufs, err := planner.ReadCSV(r)
+//	bufs, err := planner.ReadCSV(r)   // streaming; limits: DefaultCSVLimits, or ReadCSVLimits(r, lim)
 //	p, err := planner.PlanBuffers(ctx, bufs, planner.Options{})      // "auto"
 //	err = planner.WriteCSV(w, p.Buffers, p.Offsets)
 //
