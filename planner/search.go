@@ -188,6 +188,17 @@ func (m *srchMin) run() {
 	if len(free) == 0 || m.arena <= m.lb {
 		return
 	}
+	if m.workCap == 0 && len(free) >= swoMinFree && len(free) <= swoMaxFree {
+		// Squeaky-wheel passes (squeaky.go) get the first half of the
+		// budget; the exact search or the improvement gets the rest.
+		end := m.deadline
+		m.deadline = m.begin.Add(end.Sub(m.begin) / 2)
+		m.squeaky(swoPasses)
+		m.deadline = end
+		if m.arena <= m.lb {
+			return
+		}
+	}
 	if len(free) > srchExactMax {
 		if m.workCap > 0 {
 			return
