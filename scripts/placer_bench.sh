@@ -14,6 +14,7 @@
 #   5. the search strategy on challenging D and J (10 s) and S_1 (30 s).
 #
 #	scripts/placer_bench.sh [DSA_DIR]   # default: ../shared/benchmarks/dsa
+#	PARTS="4" scripts/placer_bench.sh   # only the parts listed
 #
 # Needs GNU time (/usr/bin/time) for the peak memory.
 set -euo pipefail
@@ -24,17 +25,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$tmp/planreport
 (cd "$root" && go build -o "$bin" ./cmd/planreport)
+parts=${PARTS:-1 2 3 4 5}
+want() { [[ " $parts " == *" $1 "* ]]; }
 load() { echo "## $(date -u +%H:%M:%S) UTC, $(uptime | sed 's/.*load average/load average/'), commit $(git -C "$root" rev-parse --short HEAD)"; }
 
+if want 1; then
 load; echo "### 1. auto (default) and portfolio on the DSA instances"
 "$bin" bench -strategy auto "$dsa"
 "$bin" bench -strategy portfolio "$dsa"
 
+fi
+if want 2; then
 load; echo "### 2. Y_1 through the CLI, default strategy"
 for i in 1 2 3; do
 	/usr/bin/time -f "Y_1 run $i: %e s wall, %U s user, %M KB peak" "$bin" -format csv -o "$tmp/y1.csv" "$dsa/real/Y_1.csv"
 done
 
+fi
+if want 3; then
 load; echo "### 3. 1,000,000 synthetic buffers through the CLI"
 "$bin" gen -kind synthetic -n 1000000 -o "$tmp/s1m.csv"
 for i in 1 2 3; do
@@ -44,6 +52,8 @@ for i in 1 2 3; do
 done
 "$bin" -format text -o "$tmp/s1m.txt" "$tmp/s1m.csv" && head -2 "$tmp/s1m.txt"
 
+fi
+if want 4; then
 load; echo "### 4. search on the packable instances (10 s; progress: best, gap, seconds)"
 for f in "$root"/planner/testdata/packable/*.csv; do
 	echo "#### $(basename "$f")"
@@ -51,10 +61,13 @@ for f in "$root"/planner/testdata/packable/*.csv; do
 	head -1 "$tmp/r.txt"
 done
 
+fi
+if want 5; then
 load; echo "### 5. search on challenging D, J (10 s) and S_1 (30 s)"
 for f in challenging/D.1048576.csv challenging/J.1048576.csv; do
 	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/$f" 2>/dev/null && head -2 "$tmp/r.txt"
 done
 "$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^search:' || true
 head -2 "$tmp/r.txt"
+fi
 load
