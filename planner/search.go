@@ -143,9 +143,10 @@ type srchMin struct {
 	arena    int64
 	method   string
 	nodes    int64
-	work     int64 // nominal nodes of the attempts started (SearchConfig.Work)
-	workCap  int64 // 0: none
-	done     bool  // the deadline passed, ctx is done or the work cap is reached
+	work     int64        // nominal nodes of the attempts started (SearchConfig.Work)
+	workCap  int64        // 0: none
+	done     bool         // the deadline passed, ctx is done or the work cap is reached
+	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
 	mu       sync.Mutex
 }
 
@@ -158,8 +159,12 @@ func (m *srchMin) stop() bool {
 			return m.ctx.Err() != nil || now.After(m.deadline)
 		}
 		m.lastLine = now
+		best := m.arena
+		if a := m.swoBest.Load(); a > 0 {
+			best = min(best, a) // squeaky.go's streams, still running
+		}
 		fmt.Fprintf(m.progress, "search: best %d  LB %d  gap %.4f%%  %.1fs\n",
-			m.arena, m.lb, 100*float64(m.arena-m.lb)/float64(max(m.lb, 1)), now.Sub(m.begin).Seconds())
+			best, m.lb, 100*float64(best-m.lb)/float64(max(m.lb, 1)), now.Sub(m.begin).Seconds())
 	}
 	return m.ctx.Err() != nil || now.After(m.deadline)
 }

@@ -95,6 +95,8 @@ func (m *srchMin) swoStream(stream uint64, passes int) swoResult {
 		a := ArenaSize(bufs, off)
 		if a < best.arena {
 			best = swoResult{off: off, arena: a}
+			for cur := m.swoBest.Load(); (cur == 0 || a < cur) && !m.swoBest.CompareAndSwap(cur, a); cur = m.swoBest.Load() {
+			}
 		}
 		if a <= m.lb {
 			break
