@@ -39,7 +39,10 @@
 // search over canonical placements (each buffer resting on the floor or on
 // a buffer live at the same time; floors, dominance and time decomposition
 // prune it; exact.go) whether a smaller capacity fits, first the lower
-// bound, then by bisection. Instances too large to search whole (real
+// bound, then by bisection; on 100 to 20,000 free buffers squeaky-wheel
+// optimisation (squeaky.go: repeated first-fit passes in a priority order,
+// the buffers that end above the lower bound raised after each pass) runs
+// first, for half the budget. Instances too large to search whole (real
 // traces of tens of thousands of buffers) are improved instead: best-fit
 // in peak order (peak.go: the buffers of the fullest step first, as one
 // stack, longest-lived at the bottom), then the buffers that reach highest

@@ -19,6 +19,11 @@ package planner
 // on timing. In the first half of the budget the bisection takes only a few
 // shallow steps per round, leaving the time to the attempts at LB.
 //
+// On 100 to 20,000 free buffers (not under a work cap) squeaky-wheel
+// optimisation (squeaky.go) runs first, for half the budget: the exact
+// search stalls on mid-size instances whose optimum no greedy order finds,
+// and repeated first-fit passes with the offenders raised get closer.
+//
 // Instances too large for the exact search as a whole (more than
 // srchExactMax free buffers) go to improve.go: the peak order (peak.go),
 // band re-packing with the same exact search while the rest stays fixed,
