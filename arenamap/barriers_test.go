@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // barrierMap is small() stretched to at least n-1 steps, with its barriers
@@ -34,23 +37,18 @@ func TestBarrierDensity(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			m := barrierMap(n)
 			var b bytes.Buffer
-			if err := SVG(&b, m, Options{}); err != nil {
-				t.Fatal(err)
-			}
+			err := SVG(&b, m, Options{})
+			require.NoErrorf(t, err, "%v", err)
 			checkXML(t, b.Bytes())
 			svg := b.String()
-			if got := len(stepAttr.FindAllString(svg, -1)); got != n {
-				t.Errorf("%d ticks, want %d", got, n)
-			}
+			got := len(stepAttr.FindAllString(svg, -1))
+			assert.Equalf(t, n, got, "%d ticks, want %d", got, n)
 			dense := strings.Contains(svg, `<g class="barriers dense"`)
-			if want := n*8 > 1200; dense != want {
-				t.Fatalf("dense = %v, want %v", dense, want)
-			}
+			want := n*8 > 1200
+			require.Equalf(t, want, dense, "dense = %v, want %v", dense, want)
 			cells := cellAttr.FindAllStringSubmatch(svg, -1)
 			if !dense {
-				if len(cells) != 0 {
-					t.Errorf("sparse map has a density strip")
-				}
+				assert.Emptyf(t, cells, "sparse map has a density strip")
 				return
 			}
 			sum, opaque := 0, true
@@ -59,30 +57,19 @@ func TestBarrierDensity(t *testing.T) {
 				op, _ := strconv.ParseFloat(c[2], 64)
 				sum += k
 				opaque = opaque && op == 1
-				if op <= 0 || op > 1 {
-					t.Errorf("cell opacity %v", op)
-				}
+				assert.Falsef(t, op <= 0 || op > 1, "cell opacity %v", op)
 			}
-			if sum != n || !opaque {
-				t.Errorf("strip holds %d barriers (want %d), every cell opaque: %v", sum, n, opaque)
-			}
+			assert.Falsef(t, sum != n || !opaque, "strip holds %d barriers (want %d), every cell opaque: %v", sum, n, opaque)
 			zm := regexp.MustCompile(`data-zoom="([0-9.]+)"`).FindStringSubmatch(svg)
-			if zm == nil {
-				t.Fatal("no data-zoom")
-			}
+			require.NotNilf(t, zm, "no data-zoom")
 			if z, _ := strconv.ParseFloat(zm[1], 64); z < float64(n)*8/1200 || z > float64(n)*8/1200+0.01 {
 				t.Errorf("data-zoom %v, want %v", z, float64(n)*8/1200)
 			}
-			if !strings.Contains(svg, "barriers (share of steps)") {
-				t.Error("legend does not name the strip")
-			}
+			assert.Containsf(t, svg, "barriers (share of steps)", "legend does not name the strip")
 		})
 	}
 	var h bytes.Buffer
-	if err := HTML(&h, barrierMap(400), Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(h.String(), `bars.classList.toggle("dense"`) {
-		t.Error("the page's zoom does not reveal the ticks")
-	}
+	err := HTML(&h, barrierMap(400), Options{})
+	require.NoErrorf(t, err, "%v", err)
+	assert.Containsf(t, h.String(), `bars.classList.toggle("dense"`, "the page's zoom does not reveal the ticks")
 }

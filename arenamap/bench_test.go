@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // countingWriter counts bytes written.
@@ -20,9 +22,8 @@ func BenchmarkHTML(b *testing.B) {
 			var cw countingWriter
 			for b.Loop() {
 				cw.n = 0
-				if err := HTML(&cw, m, Options{}); err != nil {
-					b.Fatal(err)
-				}
+				err := HTML(&cw, m, Options{})
+				require.NoErrorf(b, err, "%v", err)
 			}
 			b.ReportMetric(float64(cw.n)/1024, "KiB/page")
 		})

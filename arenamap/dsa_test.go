@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 var mapOut = flag.String("mapout", "", "also write the HTML maps of DSA instances into this directory")
@@ -18,9 +19,7 @@ var mapOut = flag.String("mapout", "", "also write the HTML maps of DSA instance
 func dsaDir(t *testing.T) string {
 	t.Helper()
 	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	dir := filepath.Join(wd, "..", "..", "shared", "benchmarks", "dsa")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no DSA benchmark folder at %s", dir)
@@ -42,17 +41,11 @@ func TestDSAInstancesRender(t *testing.T) {
 			}
 			defer f.Close()
 			bufs, err := planner.ReadCSV(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			p, err := planner.PlanBuffers(context.Background(), bufs, planner.Options{Strategy: "size"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			m, err := FromPlan(strings.TrimSuffix(filepath.Base(name), ".csv")+" (DSA trace, size-ordered best fit)", p, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			var b bytes.Buffer
 			if err := HTML(&b, m, Options{}); err != nil {
 				t.Fatal(err)
@@ -60,12 +53,9 @@ func TestDSAInstancesRender(t *testing.T) {
 			doc := b.String()
 			svg := doc[strings.Index(doc, "<svg") : strings.Index(doc, "</svg>")+len("</svg>")]
 			ids, merged := checkXML(t, []byte(svg))
-			if len(ids)+merged != len(bufs) {
-				t.Fatalf("%d rectangles + %d merged, want %d buffers", len(ids), merged, len(bufs))
-			}
-			if n := strings.Count(svg, "data-i="); n > 4000 {
-				t.Fatalf("%d hover targets", n)
-			}
+			require.Lenf(t, bufs, len(ids)+merged, "%d rectangles + %d merged, want %d buffers", len(ids), merged, len(bufs))
+			n := strings.Count(svg, "data-i=")
+			require.LessOrEqualf(t, n, 4000, "%d hover targets", n)
 			t.Logf("%d buffers: %d rectangles, %d merged, %d KiB", len(bufs), len(ids), merged, b.Len()/1024)
 			if *mapOut != "" {
 				out := filepath.Join(*mapOut, strings.TrimSuffix(filepath.Base(name), ".csv")+".html")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestRenderEdgeCases(t *testing.T) {
@@ -26,19 +28,13 @@ func TestRenderEdgeCases(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := SVG(&b, c.m, c.opt); err != nil {
-				t.Fatal(err)
-			}
+			err := SVG(&b, c.m, c.opt)
+			require.NoErrorf(t, err, "%v", err)
 			ids, merged := checkXML(t, b.Bytes())
-			if len(ids) != c.rects || merged != c.merged {
-				t.Fatalf("%d rectangles, %d merged; want %d and %d", len(ids), merged, c.rects, c.merged)
-			}
-			if n := strings.Count(b.String(), "</title></rect>"); n != c.hover {
-				t.Fatalf("%d tooltips, want %d", n, c.hover)
-			}
-			if !strings.Contains(b.String(), c.wantInText) {
-				t.Fatalf("summary lacks %q", c.wantInText)
-			}
+			require.Falsef(t, len(ids) != c.rects || merged != c.merged, "%d rectangles, %d merged; want %d and %d", len(ids), merged, c.rects, c.merged)
+			n := strings.Count(b.String(), "</title></rect>")
+			require.Equalf(t, c.hover, n, "%d tooltips, want %d", n, c.hover)
+			require.Containsf(t, b.String(), c.wantInText, "summary lacks %q", c.wantInText)
 		})
 	}
 }
@@ -57,7 +53,5 @@ func TestBitmapPathMergesRuns(t *testing.T) {
 	set(9, 1)
 	got := bm.path(l)
 	want := "M2 0h4v2h-4zM8 1h2v1h-2z"
-	if got != want {
-		t.Fatalf("path %q, want %q", got, want)
-	}
+	require.Equalf(t, want, got, "path %q, want %q", got, want)
 }

@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -47,18 +50,13 @@ func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		err := os.WriteFile(path, got, 0o644)
+		require.NoErrorf(t, err, "%v", err)
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs from the output (run go test -update to accept); got:\n%s", path, got)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	require.Truef(t, bytes.Equal(got, want), "%s differs from the output (run go test -update to accept); got:\n%s", path, got)
 }
 
 func TestGolden(t *testing.T) {
@@ -74,15 +72,12 @@ func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := c.fn(&b, small(), c.opt); err != nil {
-				t.Fatal(err)
-			}
+			err := c.fn(&b, small(), c.opt)
+			require.NoErrorf(t, err, "%v", err)
 			golden(t, c.name, b.Bytes())
 			var again bytes.Buffer
 			_ = c.fn(&again, small(), c.opt)
-			if !bytes.Equal(b.Bytes(), again.Bytes()) {
-				t.Fatal("output is not deterministic")
-			}
+			require.Truef(t, bytes.Equal(b.Bytes(), again.Bytes()), "output is not deterministic")
 		})
 	}
 }
@@ -98,9 +93,7 @@ func checkXML(t *testing.T, doc []byte) (ids map[int64]int, merged int) {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			t.Fatalf("not well-formed XML: %v", err)
-		}
+		require.NoErrorf(t, err, "not well-formed XML: %v", err)
 		se, ok := tok.(xml.StartElement)
 		if !ok {
 			continue
@@ -109,9 +102,7 @@ func checkXML(t *testing.T, doc []byte) (ids map[int64]int, merged int) {
 			switch a.Name.Local {
 			case "data-buf":
 				id, err := strconv.ParseInt(a.Value, 10, 64)
-				if err != nil {
-					t.Fatalf("data-buf %q: %v", a.Value, err)
-				}
+				require.NoErrorf(t, err, "data-buf %q: %v", a.Value, err)
 				ids[id]++
 			case "data-count":
 				n, _ := strconv.Atoi(a.Value)
@@ -125,20 +116,15 @@ func checkXML(t *testing.T, doc []byte) (ids map[int64]int, merged int) {
 func TestSVGWellFormedEveryBlockOnce(t *testing.T) {
 	m := small()
 	var b bytes.Buffer
-	if err := SVG(&b, m, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	err := SVG(&b, m, Options{})
+	require.NoErrorf(t, err, "%v", err)
 	ids, merged := checkXML(t, b.Bytes())
-	if merged != 0 {
-		t.Fatalf("small map merged %d blocks", merged)
-	}
+	require.Equalf(t, 0, merged, "small map merged %d blocks", merged)
 	if len(ids) != len(m.Blocks) {
 		t.Fatalf("%d distinct data-buf ids, want %d", len(ids), len(m.Blocks))
 	}
 	for _, blk := range m.Blocks {
-		if ids[blk.ID] != 1 {
-			t.Errorf("block %d appears %d times", blk.ID, ids[blk.ID])
-		}
+		assert.Equalf(t, 1, ids[blk.ID], "block %d appears %d times", blk.ID, ids[blk.ID])
 	}
 	if n := strings.Count(b.String(), `class="bar"`); n != len(m.Barriers)+1 { // +1: legend swatch
 		t.Errorf("%d barrier marks, want %d", n-1, len(m.Barriers))
@@ -171,17 +157,14 @@ func big(n int, seed int64) *Map {
 func TestLargeMapAggregatesAndCapsHover(t *testing.T) {
 	m := big(20000, 1)
 	var b bytes.Buffer
-	if err := HTML(&b, m, Options{MaxHover: 100}); err != nil {
-		t.Fatal(err)
-	}
+	err := HTML(&b, m, Options{MaxHover: 100})
+	require.NoErrorf(t, err, "%v", err)
 	doc := b.String()
 	// The SVG part is well-formed and accounts for every block once.
 	svg := doc[strings.Index(doc, "<svg") : strings.Index(doc, "</svg>")+len("</svg>")]
 	ids, merged := checkXML(t, []byte(svg))
 	for id, c := range ids {
-		if c != 1 {
-			t.Fatalf("block %d drawn %d times", id, c)
-		}
+		require.Equalf(t, 1, c, "block %d drawn %d times", id, c)
 	}
 	if len(ids)+merged != len(m.Blocks) {
 		t.Fatalf("%d rectangles + %d merged = %d, want %d", len(ids), merged, len(ids)+merged, len(m.Blocks))
@@ -189,15 +172,10 @@ func TestLargeMapAggregatesAndCapsHover(t *testing.T) {
 	if merged < len(m.Blocks)/2 {
 		t.Fatalf("only %d of %d blocks merged", merged, len(m.Blocks))
 	}
-	if n := strings.Count(svg, "data-i="); n > 100 {
-		t.Fatalf("%d hover targets, cap 100", n)
-	}
-	if strings.Contains(doc, "http://") && strings.Count(doc, "http://") != strings.Count(doc, "http://www.w3.org/2000/svg") {
-		t.Fatal("page refers to a network address")
-	}
-	if regexp.MustCompile(`(?i)<(script|link|img)[^>]+(src|href)=`).MatchString(doc) {
-		t.Fatal("page loads an external resource")
-	}
+	n := strings.Count(svg, "data-i=")
+	require.LessOrEqualf(t, n, 100, "%d hover targets, cap 100", n)
+	require.Falsef(t, strings.Contains(doc, "http://") && strings.Count(doc, "http://") != strings.Count(doc, "http://www.w3.org/2000/svg"), "page refers to a network address")
+	require.Falsef(t, regexp.MustCompile(`(?i)<(script|link|img)[^>]+(src|href)=`).MatchString(doc), "page loads an external resource")
 }
 
 func TestValidateReportsEveryProblem(t *testing.T) {
@@ -208,20 +186,13 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	m.Blocks[3].ID = m.Blocks[4].ID // duplicate
 	m.Barriers = append(m.Barriers, 99)
 	err := m.Validate()
-	if !errors.Is(err, ErrMap) {
-		t.Fatalf("error %v, want ErrMap", err)
-	}
+	require.ErrorIsf(t, err, ErrMap, "error %v, want ErrMap", err)
 	for _, want := range []string{"empty lifespan", "negative size -1", "negative offset -8", "duplicate id 4", "barrier at step 99"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q:\n%v", want, err)
-		}
+		assert.Containsf(t, err.Error(), want, "error lacks %q:\n%v", want, err)
 	}
-	if SVG(io.Discard, m, Options{}) == nil || HTML(io.Discard, m, Options{}) == nil {
-		t.Fatal("renderers accepted an invalid map")
-	}
-	if err := small().Validate(); err != nil {
-		t.Fatal(err)
-	}
+	require.Falsef(t, SVG(io.Discard, m, Options{}) == nil || HTML(io.Discard, m, Options{}) == nil, "renderers accepted an invalid map")
+	err = small().Validate()
+	require.NoErrorf(t, err, "%v", err)
 }
 
 func TestLive(t *testing.T) {
@@ -229,34 +200,23 @@ func TestLive(t *testing.T) {
 	want := []LiveSegment{{0, 3, 96}, {3, 4, 96}, {4, 5, 64}, {5, 6, 96}, {6, 8, 128}}
 	// Adjacent equal segments merge: [0,3) and [3,4) are both 96.
 	want = []LiveSegment{{0, 4, 96}, {4, 5, 64}, {5, 6, 96}, {6, 8, 128}}
-	if len(got) != len(want) {
-		t.Fatalf("live %v, want %v", got, want)
-	}
+	require.Lenf(t, got, len(want), "live %v, want %v", got, want)
 	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("live %v, want %v", got, want)
-		}
+		require.Equalf(t, want[i], got[i], "live %v, want %v", got, want)
 	}
-	if peakLive(got) != 128 {
-		t.Fatal("peak")
-	}
+	require.Equalf(t, int64(128), peakLive(got), "peak")
 }
 
 func TestColorsAreStable(t *testing.T) {
-	if KindColor("conv") != "#4e79a7" || KindColor("conv") == KindColor("matmul") {
-		t.Fatal("fixed kind colours changed")
-	}
-	if KindColor("weird-kind") != KindColor("weird-kind") {
-		t.Fatal("hashed colour not stable")
-	}
+	require.Falsef(t, KindColor("conv") != "#4e79a7" || KindColor("conv") == KindColor("matmul"), "fixed kind colours changed")
+	require.Equalf(t, KindColor("weird-kind"), KindColor("weird-kind"), "hashed colour not stable")
 	cases := []struct {
 		size int64
 		want int
 	}{{0, 0}, {1, 0}, {2, 1}, {1023, 9}, {1024, 10}, {1 << 40, 40}}
 	for _, c := range cases {
-		if got := SizeClass(c.size); got != c.want {
-			t.Errorf("SizeClass(%d) = %d, want %d", c.size, got, c.want)
-		}
+		got := SizeClass(c.size)
+		assert.Equalf(t, c.want, got, "SizeClass(%d) = %d, want %d", c.size, got, c.want)
 	}
 	if SizeColor(0) != "#fde725" || SizeColor(40) != "#440154" {
 		t.Errorf("ramp ends %s %s", SizeColor(0), SizeColor(40))
@@ -268,12 +228,10 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestWriteErrors(t *testing.T) {
-	if err := SVG(failWriter{}, small(), Options{}); !errors.Is(err, ErrWrite) {
-		t.Fatalf("SVG: %v", err)
-	}
-	if err := HTML(failWriter{}, small(), Options{}); !errors.Is(err, ErrWrite) {
-		t.Fatalf("HTML: %v", err)
-	}
+	err := SVG(failWriter{}, small(), Options{})
+	require.ErrorIsf(t, err, ErrWrite, "SVG: %v", err)
+	err = HTML(failWriter{}, small(), Options{})
+	require.ErrorIsf(t, err, ErrWrite, "HTML: %v", err)
 }
 
 func TestEscape(t *testing.T) {
@@ -284,9 +242,8 @@ func TestEscape(t *testing.T) {
 		{"bad\xffutf8", "bad\uFFFDutf8"},
 	}
 	for _, c := range cases {
-		if got := esc(c.in); got != c.want {
-			t.Errorf("esc(%q) = %q, want %q", c.in, got, c.want)
-		}
+		got := esc(c.in)
+		assert.Equalf(t, c.want, got, "esc(%q) = %q, want %q", c.in, got, c.want)
 	}
 }
 
@@ -299,13 +256,10 @@ func TestNilInputsAreErrors(t *testing.T) {
 		"SVG":      SVG(io.Discard, nil, Options{}),
 		"HTML":     HTML(io.Discard, nil, Options{}),
 	} {
-		if !errors.Is(err, ErrMap) {
-			t.Errorf("%s(nil): %v, want ErrMap", name, err)
-		}
+		assert.ErrorIsf(t, err, ErrMap, "%s(nil): %v, want ErrMap", name, err)
 	}
-	if got, err := FromPlan("p", nil, nil); got != nil || !errors.Is(err, ErrMap) {
-		t.Errorf("FromPlan(nil plan): %v, %v, want nil, ErrMap", got, err)
-	}
+	got, err := FromPlan("p", nil, nil)
+	assert.Falsef(t, got != nil || !errors.Is(err, ErrMap), "FromPlan(nil plan): %v, %v, want nil, ErrMap", got, err)
 }
 
 // TestZeroSizeBlocks: a plan may hold zero-size buffers (an empty tensor);
@@ -313,16 +267,13 @@ func TestNilInputsAreErrors(t *testing.T) {
 func TestZeroSizeBlocks(t *testing.T) {
 	m := small()
 	m.Blocks[1].Size = 0
-	if err := m.Validate(); err != nil {
-		t.Fatalf("zero-size block rejected: %v", err)
-	}
+	err := m.Validate()
+	require.NoErrorf(t, err, "zero-size block rejected: %v", err)
 	var svg, html strings.Builder
-	if err := SVG(&svg, m, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := HTML(&html, m, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	err = SVG(&svg, m, Options{})
+	require.NoErrorf(t, err, "%v", err)
+	err = HTML(&html, m, Options{})
+	require.NoErrorf(t, err, "%v", err)
 	whole := small()
 	peak := func(m *Map) int64 {
 		p := int64(0)

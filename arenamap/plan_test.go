@@ -3,7 +3,6 @@ package arenamap
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/memranges"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestFromBuffers(t *testing.T) {
@@ -20,23 +21,19 @@ func TestFromBuffers(t *testing.T) {
 		{ID: 12, Start: 2, End: 4, Size: 8},
 	}
 	m, err := FromBuffers("dsa", bufs, []int64{0, 8, 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if m.ArenaBytes != 12 || m.LowerBoundBytes != 12 {
 		t.Fatalf("arena %d lower bound %d, want 12 and 12", m.ArenaBytes, m.LowerBoundBytes)
 	}
 	if m.Blocks[0].Name != "buffer 10" || m.Blocks[1].Name != "b1" || m.Blocks[2].ID != 2 {
 		t.Fatalf("blocks %+v", m.Blocks)
 	}
-	if _, err := FromBuffers("short", bufs, []int64{0}); !errors.Is(err, ErrMap) {
-		t.Fatalf("offset count mismatch: %v", err)
-	}
+	_, err = FromBuffers("short", bufs, []int64{0})
+	require.ErrorIsf(t, err, ErrMap, "offset count mismatch: %v", err)
 	bad := append([]planner.Buffer(nil), bufs...)
 	bad[0].End = bad[0].Start
-	if _, err := FromBuffers("bad", bad, []int64{0, 8, 0}); !errors.Is(err, ErrMap) {
-		t.Fatalf("empty lifespan: %v", err)
-	}
+	_, err = FromBuffers("bad", bad, []int64{0, 8, 0})
+	require.ErrorIsf(t, err, ErrMap, "empty lifespan: %v", err)
 }
 
 func TestFromPlanBuffersEveryBufferOnce(t *testing.T) {
@@ -45,25 +42,16 @@ func TestFromPlanBuffersEveryBufferOnce(t *testing.T) {
 		bufs = append(bufs, planner.Buffer{ID: int64(i), Start: int64(i % 13), End: int64(i%13 + 1 + i%5), Size: int64(64 * (1 + i%7))})
 	}
 	p, err := planner.PlanBuffers(context.Background(), bufs, planner.Options{Strategy: "size"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	m, err := FromPlan("plan", p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var b bytes.Buffer
-	if err := SVG(&b, m, Options{}); err != nil {
-		t.Fatal(err)
-	}
+	err = SVG(&b, m, Options{})
+	require.NoErrorf(t, err, "%v", err)
 	ids, merged := checkXML(t, b.Bytes())
-	if merged != 0 || len(ids) != len(bufs) {
-		t.Fatalf("%d ids + %d merged, want %d ids", len(ids), merged, len(bufs))
-	}
+	require.Falsef(t, merged != 0 || len(ids) != len(bufs), "%d ids + %d merged, want %d ids", len(ids), merged, len(bufs))
 	for id, c := range ids {
-		if c != 1 {
-			t.Fatalf("buffer %d appears %d times", id, c)
-		}
+		require.Equalf(t, 1, c, "buffer %d appears %d times", id, c)
 	}
 }
 
@@ -75,9 +63,7 @@ func TestBarrierSteps(t *testing.T) {
 	bs := []memranges.Barrier{{Before: 1}, {Before: 2}, {Before: 3}, {Before: 9}}
 	got := BarrierSteps(order, ds, bs)
 	want := []int64{2, 3}
-	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
-		t.Fatalf("BarrierSteps = %v, want %v", got, want)
-	}
+	require.Falsef(t, len(got) != len(want) || got[0] != want[0] || got[1] != want[1], "BarrierSteps = %v, want %v", got, want)
 }
 
 // graphMap plans a testdata graph with the size-ordered placer and builds
@@ -89,21 +75,13 @@ func graphMap(t *testing.T, name string) (*Map, *planner.Plan) {
 		t.Skip(err)
 	}
 	g, err := ir.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	p, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{Strategy: "size"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	m, err := FromPlan(g.Name, p, g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	st, err := memranges.FromPlan(g, p.Order, p, memranges.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	m.Barriers = BarrierSteps(p.Order, st.Dispatches, memranges.PlaceBarriers(memranges.Exact, st.Dispatches))
 	return m, p
 }
@@ -113,12 +91,10 @@ func TestGraphGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m, p := graphMap(t, name+".json")
 			var svg, page bytes.Buffer
-			if err := SVG(&svg, m, Options{Width: 600, Height: 300}); err != nil {
-				t.Fatal(err)
-			}
-			if err := HTML(&page, m, Options{Width: 600, Height: 300}); err != nil {
-				t.Fatal(err)
-			}
+			err := SVG(&svg, m, Options{Width: 600, Height: 300})
+			require.NoErrorf(t, err, "%v", err)
+			err = HTML(&page, m, Options{Width: 600, Height: 300})
+			require.NoErrorf(t, err, "%v", err)
 			golden(t, name+".svg", svg.Bytes())
 			golden(t, name+".html", page.Bytes())
 			ids, merged := checkXML(t, svg.Bytes())
@@ -128,14 +104,10 @@ func TestGraphGolden(t *testing.T) {
 				t.Fatalf("%d rectangles + %d merged for %d buffers", len(ids), merged, len(p.Buffers))
 			}
 			for id, n := range ids {
-				if n != 1 || id < 0 || id >= int64(len(p.Buffers)) {
-					t.Errorf("buffer %d appears %d times", id, n)
-				}
+				assert.Falsef(t, n != 1 || id < 0 || id >= int64(len(p.Buffers)), "buffer %d appears %d times", id, n)
 			}
 			for _, b := range m.Blocks {
-				if b.Kind == "" || b.Producer == "" || b.Name == "" {
-					t.Errorf("block %d lacks graph labels: %+v", b.ID, b)
-				}
+				assert.Falsef(t, b.Kind == "" || b.Producer == "" || b.Name == "", "block %d lacks graph labels: %+v", b.ID, b)
 			}
 		})
 	}

@@ -2,13 +2,14 @@ package exec_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAssembleRejects corrupts a valid layout, order or barrier list in
@@ -16,16 +17,11 @@ import (
 func TestAssembleRejects(t *testing.T) {
 	g := rawChain(t)
 	order, err := g.Schedule()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	good, err := exec.ReferenceLayout(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.Assemble(g, order, good, exec.Serial, []int{1, 2}); err != nil {
-		t.Fatalf("valid input rejected: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	_, err = exec.Assemble(g, order, good, exec.Serial, []int{1, 2})
+	require.NoErrorf(t, err, "valid input rejected: %v", err)
 	clone := func() exec.Layout {
 		l := exec.Layout{Buffers: append([]exec.BufferSpec{}, good.Buffers...), Values: append([]exec.Location{}, good.Values...)}
 		return l
@@ -53,9 +49,7 @@ func TestAssembleRejects(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := exec.Assemble(g, c.order, c.lay(), exec.Serial, c.barriers)
-			if !errors.Is(err, c.want) {
-				t.Fatalf("got %v, want %v", err, c.want)
-			}
+			require.ErrorIsf(t, err, c.want, "got %v, want %v", err, c.want)
 		})
 	}
 }
@@ -66,27 +60,20 @@ func TestOpaqueNodeIsUnsupported(t *testing.T) {
 	x := b.Input("x", ir.F32, 2)
 	b.Output(b.Opaque("Custom", []ir.TensorType{{DType: ir.F32, Shape: ir.Shape{2}}}, x)...)
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.Reference(g); !errors.Is(err, exec.ErrUnsupported) {
-		t.Fatalf("got %v, want ErrUnsupported", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	_, err = exec.Reference(g)
+	require.ErrorIsf(t, err, exec.ErrUnsupported, "got %v, want ErrUnsupported", err)
 }
 
 // TestRunRejectsMissingInput: a run without an input's data fails cleanly.
 func TestRunRejectsMissingInput(t *testing.T) {
 	g := rawChain(t)
 	p, err := exec.Reference(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.RunOnce(t.Context(), backends()["concurrent"], p, nil, exec.RunOptions{}); !errors.Is(err, exec.ErrInput) {
-		t.Fatalf("got %v, want ErrInput", err)
-	}
-	if _, err := exec.RunOnce(t.Context(), backends()["concurrent"], p, map[ir.ValueID][]byte{0: make([]byte, 3)}, exec.RunOptions{}); !errors.Is(err, exec.ErrInput) {
-		t.Fatalf("short input: got %v, want ErrInput", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	_, err = exec.RunOnce(t.Context(), backends()["concurrent"], p, nil, exec.RunOptions{})
+	require.ErrorIsf(t, err, exec.ErrInput, "got %v, want ErrInput", err)
+	_, err = exec.RunOnce(t.Context(), backends()["concurrent"], p, map[ir.ValueID][]byte{0: make([]byte, 3)}, exec.RunOptions{})
+	require.ErrorIsf(t, err, exec.ErrInput, "short input: got %v, want ErrInput", err)
 }
 
 // TestRunCancelled: a context cancelled during the first group stops the
@@ -94,13 +81,9 @@ func TestRunRejectsMissingInput(t *testing.T) {
 func TestRunCancelled(t *testing.T) {
 	g := rawChain(t)
 	p, err := exec.Reference(g) // serial: one group per dispatch
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	in, err := exec.RandomInputs(g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := 0
 	be := cpu.New(cpu.Options{BeforeDispatchForTesting: func(d *exec.Dispatch) {
@@ -110,10 +93,7 @@ func TestRunCancelled(t *testing.T) {
 			time.Sleep(10 * time.Millisecond) // let Wait see the cancellation
 		}
 	}})
-	if _, err := exec.RunOnce(ctx, be, p, in, exec.RunOptions{}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	if ran >= len(p.Dispatches) {
-		t.Errorf("all %d dispatches ran after the cancellation", ran)
-	}
+	_, err = exec.RunOnce(ctx, be, p, in, exec.RunOptions{})
+	require.ErrorIsf(t, err, context.Canceled, "got %v, want context.Canceled", err)
+	assert.Lessf(t, ran, len(p.Dispatches), "all %d dispatches ran after the cancellation", ran)
 }

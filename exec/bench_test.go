@@ -8,6 +8,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkRun measures one end-to-end run (inputs written, every dispatch,
@@ -25,19 +26,13 @@ func BenchmarkRun(b *testing.B) {
 	for _, name := range names {
 		g := gs[name]
 		in, err := exec.RandomInputs(g, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		for _, mode := range exec.Modes() {
 			b.Run(strings.TrimSuffix(name, ".json")+"/"+mode.String(), func(b *testing.B) {
 				p, err := benchCompile(g, mode)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoErrorf(b, err, "%v", err)
 				x, err := exec.Load(cpu.New(cpu.Options{}), p)
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoErrorf(b, err, "%v", err)
 				defer x.Close()
 				ctx := context.Background()
 				for b.Loop() {

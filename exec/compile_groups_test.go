@@ -2,13 +2,14 @@ package exec_test
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCompilePlanGroupOrder: a grouped plan compiles in its own order and
@@ -25,12 +26,9 @@ d = Add c b
 output d
 `)
 	p, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{Objective: planner.ObjectiveConcurrency})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.CompilePlan(g, p.Order, p, exec.Reordered); err != nil {
-		t.Fatalf("own order: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	_, err = exec.CompilePlan(g, p.Order, p, exec.Reordered)
+	require.NoErrorf(t, err, "own order: %v", err)
 	// Swap the two nodes of one group: still group by group.
 	same := slices.Clone(p.Order)
 	for k := 1; k < len(same); k++ {
@@ -39,12 +37,10 @@ output d
 			break
 		}
 	}
-	if _, err := exec.CompilePlan(g, same, p, exec.Inferred); err != nil {
-		t.Errorf("order within groups permuted: %v", err)
-	}
+	_, err = exec.CompilePlan(g, same, p, exec.Inferred)
+	assert.NoErrorf(t, err, "order within groups permuted: %v", err)
 	// Move the last group's node first: a later group before an earlier.
 	back := append(slices.Clone(p.Order[len(p.Order)-1:]), p.Order[:len(p.Order)-1]...)
-	if _, err := exec.CompilePlan(g, back, p, exec.Serial); !errors.Is(err, exec.ErrProgram) {
-		t.Errorf("a later group first: %v, want ErrProgram", err)
-	}
+	_, err = exec.CompilePlan(g, back, p, exec.Serial)
+	assert.ErrorIsf(t, err, exec.ErrProgram, "a later group first: %v, want ErrProgram", err)
 }

@@ -1,11 +1,11 @@
 package exec_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 func bind(dt ir.DType, dims ...int64) exec.Binding {
@@ -34,18 +34,13 @@ func TestDispatchCheckTypes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.d.CheckTypes()
 			if c.wantErr == nil {
-				if err != nil {
-					t.Fatalf("CheckTypes: %v", err)
-				}
+				require.NoErrorf(t, err, "CheckTypes: %v", err)
 				return
 			}
-			if !errors.Is(err, c.wantErr) {
-				t.Fatalf("CheckTypes = %v, want %v", err, c.wantErr)
-			}
+			require.ErrorIsf(t, err, c.wantErr, "CheckTypes = %v, want %v", err, c.wantErr)
 		})
 	}
 	var nilD *exec.Dispatch
-	if err := nilD.CheckTypes(); !errors.Is(err, exec.ErrProgram) {
-		t.Fatalf("nil dispatch: %v", err)
-	}
+	err := nilD.CheckTypes()
+	require.ErrorIsf(t, err, exec.ErrProgram, "nil dispatch: %v", err)
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -135,28 +137,20 @@ func TestEndToEndRandomGraphs(t *testing.T) {
 	var graphs, inPlace, viewsRead, barriers, dispatches int
 	defer func() {
 		t.Logf("%d graphs: %d dispatches, %d barriers, %d in-place dispatches, %d strided-view operands", graphs, dispatches, barriers, inPlace, viewsRead)
-		if graphs > 20 && (inPlace == 0 || viewsRead == 0 || barriers == 0) {
-			t.Errorf("the generator no longer exercises in place, views and barriers")
-		}
+		assert.Falsef(t, graphs > 20 && (inPlace == 0 || viewsRead == 0 || barriers == 0), "the generator no longer exercises in place, views and barriers")
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
 		graphs++
 		g := randgraph.Graph(rt)
 		in, err := exec.RandomInputs(g, 7)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		want := reference(rt, g, in)
 		eachProgram(rt, g, false, func(pn string, p *exec.Program) {
 			stats(p, &inPlace, &viewsRead, &barriers, &dispatches)
 			for name, be := range backends() {
 				d, err := diff(p, be, in, want, exec.RunOptions{})
-				if err != nil {
-					rt.Fatalf("%s/%s: %v", pn, name, err)
-				}
-				if d != "" {
-					rt.Fatalf("%s/%s: %s", pn, name, d)
-				}
+				require.NoErrorf(rt, err, "%s/%s: %v", pn, name, err)
+				require.Equalf(rt, "", d, "%s/%s: %s", pn, name, d)
 			}
 		})
 	})
@@ -170,9 +164,8 @@ func withChecks(t *testing.T, n int) {
 		return
 	}
 	old := flag.Lookup("rapid.checks").Value.String()
-	if err := flag.Set("rapid.checks", strconv.Itoa(n)); err != nil {
-		t.Fatal(err)
-	}
+	err := flag.Set("rapid.checks", strconv.Itoa(n))
+	require.NoErrorf(t, err, "%v", err)
 	t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
 }
 
@@ -204,22 +197,14 @@ func TestTestdataAllModes(t *testing.T) {
 	for name, g := range testdataGraphs(t) {
 		t.Run(name, func(t *testing.T) {
 			in, err := exec.RandomInputs(g, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			want := reference(t, g, in)
-			if len(want.Outputs) == 0 {
-				t.Fatal("graph has no outputs")
-			}
+			require.NotEmptyf(t, want.Outputs, "graph has no outputs")
 			eachProgram(t, g, true, func(pn string, p *exec.Program) {
 				for bn, be := range backends() {
 					d, err := diff(p, be, in, want, exec.RunOptions{})
-					if err != nil {
-						t.Fatalf("%s/%s: %v", pn, bn, err)
-					}
-					if d != "" {
-						t.Errorf("%s/%s: %s", pn, bn, d)
-					}
+					require.NoErrorf(t, err, "%s/%s: %v", pn, bn, err)
+					assert.Equalf(t, "", d, "%s/%s: %s", pn, bn, d)
 				}
 			})
 		})

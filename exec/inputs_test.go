@@ -9,6 +9,7 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/internal/irtest"
+	"github.com/stretchr/testify/require"
 )
 
 func f32s(b []byte) []float32 {
@@ -35,38 +36,24 @@ n = BatchNorm c s b m v
 y = Relu n
 output y`)
 	in, err := exec.RandomInputs(g, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	limit := float32(1 / math.Sqrt(16*3*3))
 	for i, f := range f32s(in[ids["w"]]) {
-		if f == 0 || f > limit || f < -limit {
-			t.Fatalf("conv weight[%d] = %g, want 0 < |w| <= %g", i, f, limit)
-		}
+		require.Falsef(t, f == 0 || f > limit || f < -limit, "conv weight[%d] = %g, want 0 < |w| <= %g", i, f, limit)
 	}
 	for i, f := range f32s(in[ids["v"]]) {
-		if !(f > 0) {
-			t.Fatalf("BatchNorm variance[%d] = %g, want > 0", i, f)
-		}
+		require.Truef(t, f > 0, "BatchNorm variance[%d] = %g, want > 0", i, f)
 	}
 	for i, f := range f32s(in[ids["x"]]) {
-		if f == 0 || math.Abs(float64(f)) >= 1 {
-			t.Fatalf("input[%d] = %g, want 0.1 <= |x| < 1", i, f)
-		}
+		require.Falsef(t, f == 0 || math.Abs(float64(f)) >= 1, "input[%d] = %g, want 0.1 <= |x| < 1", i, f)
 	}
 	prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{}), prog, in, exec.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	for id, out := range res.Outputs {
 		for i, f := range f32s(out) {
-			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-				t.Fatalf("output %d[%d] = %g", id, i, f)
-			}
+			require.Falsef(t, math.IsNaN(float64(f)) || math.IsInf(float64(f), 0), "output %d[%d] = %g", id, i, f)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -20,9 +22,7 @@ func rawChain(t *testing.T) *ir.Graph {
 	c := b.Op("Neg", nil, a)
 	b.Output(b.Op("Exp", nil, c))
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return g
 }
 
@@ -34,9 +34,7 @@ func rawChain(t *testing.T) *ir.Graph {
 func TestDroppedBarriersAreCaught(t *testing.T) {
 	g := rawChain(t)
 	in, err := exec.RandomInputs(g, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := reference(t, g, in)
 	eachProgram(t, g, false, func(pn string, p *exec.Program) {
 		be := cpu.New(cpu.Options{Order: cpu.Reversed})
@@ -44,12 +42,8 @@ func TestDroppedBarriersAreCaught(t *testing.T) {
 			t.Fatalf("%s with barriers: %q %v", pn, d, err)
 		}
 		d, err := diff(p, be, in, want, exec.RunOptions{UnsafeDropBarriersForTesting: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d == "" {
-			t.Errorf("%s: dropping the barriers went unnoticed", pn)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		assert.NotEqualf(t, "", d, "%s: dropping the barriers went unnoticed", pn)
 	})
 }
 
@@ -61,30 +55,22 @@ func TestDroppedBarriersCaughtOnRandomGraphs(t *testing.T) {
 	for seed := range 30 {
 		g := rapid.Custom(randgraph.Graph).Example(seed)
 		in, err := exec.RandomInputs(g, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		want := reference(t, g, in)
 		p, err := compileNaive(g, exec.Inferred)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if len(p.Barriers) == 0 {
 			continue
 		}
 		total++
 		d, err := diff(p, cpu.New(cpu.Options{Order: cpu.Reversed}), in, want, exec.RunOptions{UnsafeDropBarriersForTesting: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if d != "" {
 			caught++
 		}
 	}
 	t.Logf("dropped barriers caught on %d of %d random graphs that need barriers", caught, total)
-	if total == 0 || caught == 0 {
-		t.Errorf("dropped barriers caught on %d of %d graphs, want some", caught, total)
-	}
+	assert.Falsef(t, total == 0 || caught == 0, "dropped barriers caught on %d of %d graphs, want some", caught, total)
 }
 
 // TestDroppedBarriersConcurrent drops the barriers under true concurrency:
@@ -97,14 +83,10 @@ func TestDroppedBarriersConcurrent(t *testing.T) {
 	}
 	g := rawChain(t)
 	in, err := exec.RandomInputs(g, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := reference(t, g, in)
 	p, err := compileNaive(g, exec.Inferred)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	be := cpu.New(cpu.Options{Workers: 3, BeforeDispatchForTesting: func(d *exec.Dispatch) {
 		if d.Op == "Relu" {
 			time.Sleep(20 * time.Millisecond)
@@ -113,14 +95,10 @@ func TestDroppedBarriersConcurrent(t *testing.T) {
 	seen := 0
 	for range 3 {
 		d, err := diff(p, be, in, want, exec.RunOptions{UnsafeDropBarriersForTesting: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if d != "" {
 			seen++
 		}
 	}
-	if seen == 0 {
-		t.Error("three concurrent runs without barriers all matched the reference")
-	}
+	assert.NotEqualf(t, 0, seen, "three concurrent runs without barriers all matched the reference")
 }

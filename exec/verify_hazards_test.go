@@ -2,13 +2,13 @@ package exec_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 // TestVerifyCatchesWARSwap: c reuses a's bytes after b has read a. Swapping
@@ -24,16 +24,11 @@ func TestVerifyCatchesWARSwap(t *testing.T) {
 	c := b.Op("Sigmoid", nil, x)
 	b.Output(b.Op("Add", nil, bv, c))
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	p, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred, Planner: planner.Options{DisableInPlace: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Verify(); err != nil {
-		t.Fatalf("valid program rejected: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = p.Verify()
+	require.NoErrorf(t, err, "valid program rejected: %v", err)
 	pos := map[ir.ValueID]int{}
 	for i, d := range p.Dispatches {
 		pos[d.Outputs[0].Value] = i
@@ -44,15 +39,11 @@ func TestVerifyCatchesWARSwap(t *testing.T) {
 	}
 	p.Dispatches[i], p.Dispatches[j] = p.Dispatches[j], p.Dispatches[i]
 	p.Dispatches[i].Index, p.Dispatches[j].Index = i, j
-	if err := p.Verify(); !errors.Is(err, exec.ErrHazard) {
-		t.Fatalf("swapped WAR: Verify = %v, want ErrHazard", err)
-	}
+	err = p.Verify()
+	require.ErrorIsf(t, err, exec.ErrHazard, "swapped WAR: Verify = %v, want ErrHazard", err)
 	in, err := exec.RandomInputs(g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := reference(t, g, in)
-	if d, err := diff(p, cpu.New(cpu.Options{Order: cpu.InOrder}), in, want, exec.RunOptions{}); err != nil || d == "" {
-		t.Fatalf("the swap should change the output: diff %q, %v", d, err)
-	}
+	d, err := diff(p, cpu.New(cpu.Options{Order: cpu.InOrder}), in, want, exec.RunOptions{})
+	require.Falsef(t, err != nil || d == "", "the swap should change the output: diff %q, %v", d, err)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/memranges"
+	"github.com/stretchr/testify/require"
 )
 
 // TestVerifyCatchesCorruption corrupts a verified program in one way per
@@ -37,9 +38,7 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := compilePlanner(g, exec.Serial)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if err := p.Verify(); err != nil {
 				t.Fatalf("valid program rejected: %v", err)
 			}

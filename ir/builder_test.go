@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestBuilderErrors(t *testing.T) {
@@ -36,9 +38,7 @@ func TestBuilderErrors(t *testing.T) {
 			b := ir.NewBuilder("t")
 			tc.build(b)
 			g, err := b.Build()
-			if g != nil || !errors.Is(err, tc.class) {
-				t.Fatalf("Build = %v, %v; want an error matching %v", g, err, tc.class)
-			}
+			require.Falsef(t, g != nil || !errors.Is(err, tc.class), "Build = %v, %v; want an error matching %v", g, err, tc.class)
 		})
 	}
 }
@@ -59,29 +59,17 @@ func TestBuilder(t *testing.T) {
 	b.Pin(y, "host")
 	b.Output(o...)
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	v := func(id ir.ValueID) *ir.Value { return g.Values[id] }
-	if r := v(rows).View; r == nil || r.Base != x || r.OffsetBytes != 128 {
-		t.Errorf("row slice view %+v", r)
-	}
-	if v(cols).View != nil || v(conv).View != nil {
-		t.Error("a column slice or a converting cast became a view")
-	}
-	if s := v(same).View; s == nil || s.Base != x || s.OffsetBytes != 0 {
-		t.Errorf("same-dtype cast view %+v", s)
-	}
-	if len(parts) != 2 || !v(parts[1]).Shape.Equal(ir.Shape{2, 8}) || v(parts[0]).Producer != v(parts[1]).Producer {
-		t.Errorf("split outputs %v", parts)
-	}
-	if n := g.Nodes[v(y).Producer]; n.Name != "y" || len(n.KeepAlive) != 2 || !v(y).Flags.Has(ir.FlagPinned) {
-		t.Errorf("y's node %+v", n)
-	}
-	if n := g.Nodes[v(o[0]).Producer]; !n.Opaque || n.Op != "Kernel" || len(n.Outputs) != 2 || v(o[1]).DType != ir.I64 {
-		t.Errorf("opaque node %+v", n)
-	}
-	if v(c).Data == nil || !v(c).Flags.Has(ir.FlagConstant) || !v(w).Flags.Has(ir.FlagWeight) {
-		t.Error("constant / weight")
-	}
+	r := v(rows).View
+	assert.Falsef(t, r == nil || r.Base != x || r.OffsetBytes != 128, "row slice view %+v", r)
+	assert.Falsef(t, v(cols).View != nil || v(conv).View != nil, "a column slice or a converting cast became a view")
+	s := v(same).View
+	assert.Falsef(t, s == nil || s.Base != x || s.OffsetBytes != 0, "same-dtype cast view %+v", s)
+	assert.Falsef(t, len(parts) != 2 || !v(parts[1]).Shape.Equal(ir.Shape{2, 8}) || v(parts[0]).Producer != v(parts[1]).Producer, "split outputs %v", parts)
+	n := g.Nodes[v(y).Producer]
+	assert.Falsef(t, n.Name != "y" || len(n.KeepAlive) != 2 || !v(y).Flags.Has(ir.FlagPinned), "y's node %+v", n)
+	n = g.Nodes[v(o[0]).Producer]
+	assert.Falsef(t, !n.Opaque || n.Op != "Kernel" || len(n.Outputs) != 2 || v(o[1]).DType != ir.I64, "opaque node %+v", n)
+	assert.Falsef(t, v(c).Data == nil || !v(c).Flags.Has(ir.FlagConstant) || !v(w).Flags.Has(ir.FlagWeight), "constant / weight")
 }

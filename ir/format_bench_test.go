@@ -7,15 +7,14 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkParse: decode and validate each testdata graph.
 func BenchmarkParse(b *testing.B) {
 	for _, path := range testdataFiles(b) {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		b.Run(filepath.Base(path), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
@@ -31,13 +30,9 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkPrint(b *testing.B) {
 	for _, path := range testdataFiles(b) {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		g, err := ir.Parse(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		b.Run(filepath.Base(path), func(b *testing.B) {
 			var buf bytes.Buffer
 			for b.Loop() {

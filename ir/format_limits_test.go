@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestCheckCounts: the pre-scan counts the elements of the top-level
@@ -20,16 +22,12 @@ func TestCheckCounts(t *testing.T) {
 	}
 	_, err := checkCounts([]byte(file), 2)
 	var fe *FormatError
-	if !errors.As(err, &fe) || fe.Field != "values[2]" || fe.Line != 4 || !errors.Is(err, ErrFormat) {
-		t.Fatalf("limit 2: got %v, want values[2] at line 4", err)
-	}
-	if _, err := checkCounts([]byte(file), 1); err == nil || !strings.Contains(err.Error(), "values[1]") {
-		t.Fatalf("limit 1: %v", err)
-	}
+	require.Falsef(t, !errors.As(err, &fe) || fe.Field != "values[2]" || fe.Line != 4 || !errors.Is(err, ErrFormat), "limit 2: got %v, want values[2] at line 4", err)
+	_, err = checkCounts([]byte(file), 1)
+	require.Falsef(t, err == nil || !strings.Contains(err.Error(), "values[1]"), "limit 1: %v", err)
 	order := `{"values":[],"nodes":[],"order":[0,1,2,3]}`
-	if _, err := checkCounts([]byte(order), 3); err == nil || !strings.Contains(err.Error(), "order[3]") {
-		t.Fatalf("order over the limit: %v", err)
-	}
+	_, err = checkCounts([]byte(order), 3)
+	require.Falsef(t, err == nil || !strings.Contains(err.Error(), "order[3]"), "order over the limit: %v", err)
 }
 
 // TestListLimits: a shape longer than MaxRank or an operand list longer
@@ -38,13 +36,10 @@ func TestListLimits(t *testing.T) {
 	long := "[" + strings.Repeat("1,", MaxRank) + "1]"
 	file := `{"format":"memplan-graph","version":1,"values":[{"id":0,"dtype":"f32","shape":` + long + `,"flags":["input"]}],"nodes":[]}`
 	_, err := Decode([]byte(file))
-	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "values[0]: shape: 65 entries, at most 64") {
-		t.Fatalf("long shape: %v", err)
-	}
+	require.Falsef(t, !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "values[0]: shape: 65 entries, at most 64"), "long shape: %v", err)
 	var l intList[inputsSpec]
-	if err := l.UnmarshalJSON([]byte("[1, 2,3]")); err != nil || len(l) != 3 || cap(l) != 3 {
-		t.Fatalf("three inputs: %v %v (cap %d)", l, err, cap(l))
-	}
+	err = l.UnmarshalJSON([]byte("[1, 2,3]"))
+	require.Falsef(t, err != nil || len(l) != 3 || cap(l) != 3, "three inputs: %v %v (cap %d)", l, err, cap(l))
 }
 
 // TestCheckPassKeepsNothing: the check pass of a large file converts every
@@ -58,29 +53,21 @@ func TestCheckPassKeepsNothing(t *testing.T) {
 	c := newDecoder(data)
 	c.checkOnly = true
 	g, err := c.file()
-	if err != nil {
-		t.Fatalf("check pass of a valid file: %v", err)
-	}
+	require.NoErrorf(t, err, "check pass of a valid file: %v", err)
 	if len(g.Values) != 0 || len(g.Nodes) != 0 {
 		t.Fatalf("check pass kept %d values and %d nodes, want none", len(g.Values), len(g.Nodes))
 	}
 	once, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	restore := SetCheckFirstBytes(0)
 	defer restore()
 	twice, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var a, b strings.Builder
-	if err := Print(&a, once); err != nil {
-		t.Fatal(err)
-	}
-	if err := Print(&b, twice); err != nil {
-		t.Fatal(err)
-	}
+	err = Print(&a, once)
+	require.NoErrorf(t, err, "%v", err)
+	err = Print(&b, twice)
+	require.NoErrorf(t, err, "%v", err)
 	if a.String() != b.String() {
 		t.Fatalf("read with the check pass:\n%s\nread once:\n%s", b.String(), a.String())
 	}

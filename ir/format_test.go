@@ -11,17 +11,15 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func testdataFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob("../testdata/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 6 {
-		t.Fatalf("found %d testdata graphs, want at least 6", len(files))
-	}
+	require.NoErrorf(t, err, "%v", err)
+	require.GreaterOrEqualf(t, len(files), 6, "found %d testdata graphs, want at least 6", len(files))
 	return files
 }
 
@@ -31,13 +29,9 @@ func TestRoundTrip(t *testing.T) {
 	for _, path := range testdataFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			g, err := ir.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if err := g.Validate(); err != nil {
 				t.Fatal(err)
 			}
@@ -88,13 +82,10 @@ func TestRoundTripEveryField(t *testing.T) {
 }
 `
 	g, err := ir.Decode([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var buf bytes.Buffer
-	if err := ir.Print(&buf, g); err != nil {
-		t.Fatal(err)
-	}
+	err = ir.Print(&buf, g)
+	require.NoErrorf(t, err, "%v", err)
 	if buf.String() != src {
 		t.Errorf("round trip changed the file:\n%s", firstDiff([]byte(src), buf.Bytes()))
 	}
@@ -170,22 +161,14 @@ func TestDecodeErrors(t *testing.T) {
 func decodeErrorCase(t *testing.T, file string, line int, field string, class error) {
 	t.Helper()
 	g, err := ir.Decode([]byte(file))
-	if err == nil {
-		t.Fatalf("decoded %+v, want an error", g)
-	}
+	require.Errorf(t, err, "decoded %+v, want an error", g)
 	var fe *ir.FormatError
-	if !errors.As(err, &fe) {
-		t.Fatalf("%v: not a *FormatError", err)
-	}
+	require.Truef(t, errors.As(err, &fe), "%v: not a *FormatError", err)
 	if fe.Line != line || fe.Field != field {
 		t.Errorf("error at line %d field %q, want line %d field %q: %v", fe.Line, fe.Field, line, field, err)
 	}
-	if !errors.Is(err, ir.ErrFormat) || !errors.Is(err, class) {
-		t.Errorf("%v: want ErrFormat and %v", err, class)
-	}
-	if !strings.HasPrefix(err.Error(), "ir: ") {
-		t.Errorf("%q does not start with the package name", err)
-	}
+	assert.Falsef(t, !errors.Is(err, ir.ErrFormat) || !errors.Is(err, class), "%v: want ErrFormat and %v", err, class)
+	assert.Truef(t, strings.HasPrefix(err.Error(), "ir: "), "%q does not start with the package name", err)
 }
 
 // TestParseValidates: Parse runs Validate; Decode does not.
@@ -200,13 +183,9 @@ func TestParseValidates(t *testing.T) {
 	}
 	g, err := ir.Parse([]byte(src))
 	var ne *ir.NodeError
-	if g != nil || !errors.As(err, &ne) || ne.Name != "r" || !errors.Is(err, ir.ErrTypeMismatch) {
-		t.Fatalf("Parse = %v, %v; want a type mismatch at node r", g, err)
-	}
+	require.Falsef(t, g != nil || !errors.As(err, &ne) || ne.Name != "r" || !errors.Is(err, ir.ErrTypeMismatch), "Parse = %v, %v; want a type mismatch at node r", g, err)
 	var fe *ir.FormatError
-	if !errors.As(err, &fe) || fe.Line != 4 || fe.Field != "nodes[0]" {
-		t.Errorf("Parse error %v does not name line 4, nodes[0]", err)
-	}
+	assert.Falsef(t, !errors.As(err, &fe) || fe.Line != 4 || fe.Field != "nodes[0]", "Parse error %v does not name line 4, nodes[0]", err)
 	// A value's problem names the value's line.
 	bad := strings.Replace(src, `"shape": [3], "flags": ["output"]`, `"shape": [3], "flags": ["output", "pinned"]`, 1)
 	_, err = ir.Parse([]byte(bad))
@@ -217,9 +196,7 @@ func TestParseValidates(t *testing.T) {
 			found = true
 		}
 	}
-	if !found {
-		t.Errorf("no error names line 3, values[1] (y pinned without a reason): %v", err)
-	}
+	assert.Truef(t, found, "no error names line 3, values[1] (y pinned without a reason): %v", err)
 }
 
 // TestPrintRefuses: Print fails on what the format cannot hold.
@@ -246,15 +223,13 @@ func TestPrintRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := ir.Print(&buf, tc.g); !errors.Is(err, tc.class) {
-				t.Fatalf("Print = %v, want %v", err, tc.class)
-			}
+			err := ir.Print(&buf, tc.g)
+			require.ErrorIsf(t, err, tc.class, "Print = %v, want %v", err, tc.class)
 		})
 	}
 	var buf bytes.Buffer
-	if err := ir.Print(&buf, ok()); err != nil {
-		t.Fatalf("Print of a good graph: %v", err)
-	}
+	err := ir.Print(&buf, ok())
+	require.NoErrorf(t, err, "Print of a good graph: %v", err)
 }
 
 // FuzzParse: any input may be rejected, none may panic; whatever decodes
@@ -274,16 +249,12 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, path := range testdataFiles(f) {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoErrorf(f, err, "%v", err)
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := ir.Parse(data); err != nil {
-			if !strings.HasPrefix(err.Error(), "ir: ") {
-				t.Errorf("error %q does not start with ir:", err)
-			}
+			assert.Truef(t, strings.HasPrefix(err.Error(), "ir: "), "error %q does not start with ir:", err)
 		}
 		g, err := ir.Decode(data)
 		if err != nil {
@@ -313,22 +284,15 @@ func FuzzParse(f *testing.F) {
 // is canonical.
 func TestFormatDocExample(t *testing.T) {
 	doc, err := os.ReadFile("../docs/FORMAT.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	_, rest, ok := strings.Cut(string(doc), "```json\n")
-	if !ok {
-		t.Fatal("no json block in docs/FORMAT.md")
-	}
+	require.Truef(t, ok, "no json block in docs/FORMAT.md")
 	example, _, _ := strings.Cut(rest, "```")
 	g, err := ir.Parse([]byte(example))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var buf bytes.Buffer
-	if err := ir.Print(&buf, g); err != nil {
-		t.Fatal(err)
-	}
+	err = ir.Print(&buf, g)
+	require.NoErrorf(t, err, "%v", err)
 	if buf.String() != example {
 		t.Errorf("the documented example is not canonical:\n%s", firstDiff([]byte(example), buf.Bytes()))
 	}

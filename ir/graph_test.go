@@ -10,6 +10,8 @@ import (
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDTypes(t *testing.T) {
@@ -28,9 +30,8 @@ func TestDTypes(t *testing.T) {
 			t.Errorf("%s: %v %v size %d float %v", tc.name, dt, err, dt.Size(), dt.IsFloat())
 		}
 	}
-	if _, err := ir.ParseDType("f8"); !errors.Is(err, ir.ErrDType) {
-		t.Errorf("ParseDType(f8) = %v", err)
-	}
+	_, err := ir.ParseDType("f8")
+	assert.ErrorIsf(t, err, ir.ErrDType, "ParseDType(f8) = %v", err)
 	if d := ir.DType(99); d.Valid() || d.Size() != 0 || d.String() != "dtype(99)" || ir.InvalidDType.Valid() {
 		t.Errorf("invalid dtypes: %v %d", d, d.Size())
 	}
@@ -38,50 +39,32 @@ func TestDTypes(t *testing.T) {
 
 func TestFlags(t *testing.T) {
 	f := ir.FlagOutput | ir.FlagPinned | ir.FlagInput
-	if f.String() != "input|output|pinned" || !f.Has(ir.FlagInput|ir.FlagPinned) || f.Has(ir.FlagWeight) {
-		t.Errorf("flags %v", f)
-	}
+	assert.Falsef(t, f.String() != "input|output|pinned" || !f.Has(ir.FlagInput|ir.FlagPinned) || f.Has(ir.FlagWeight), "flags %v", f)
 	for _, n := range []string{"input", "output", "weight", "constant", "pinned"} {
 		g, err := ir.ParseFlag(n)
-		if err != nil || g.String() != n {
-			t.Errorf("ParseFlag(%s) = %v, %v", n, g, err)
-		}
+		assert.Falsef(t, err != nil || g.String() != n, "ParseFlag(%s) = %v, %v", n, g, err)
 	}
-	if _, err := ir.ParseFlag("external"); !errors.Is(err, ir.ErrFlags) {
-		t.Errorf("ParseFlag(external) = %v", err)
-	}
+	_, err := ir.ParseFlag("external")
+	assert.ErrorIsf(t, err, ir.ErrFlags, "ParseFlag(external) = %v", err)
 }
 
 func TestAttrs(t *testing.T) {
 	a := ir.Attrs{"i": ir.Int(3), "is": ir.Ints(1, 2), "f": ir.Float(0.5), "fs": ir.Floats(1, math.Inf(1)), "s": ir.Str("x")}
-	if a.GetInt("i", 0) != 3 || a.GetInt("f", 7) != 7 || a.GetInt("none", 9) != 9 {
-		t.Error("GetInt")
-	}
-	if !slices.Equal(a.GetInts("is", nil), []int64{1, 2}) || a.GetInts("i", nil) != nil {
-		t.Error("GetInts")
-	}
-	if a.GetFloat("f", 0) != 0.5 || a.GetFloat("i", 2) != 2 {
-		t.Error("GetFloat")
-	}
-	if fs := a.GetFloats("fs", nil); len(fs) != 2 || !math.IsInf(fs[1], 1) || a.GetFloats("s", nil) != nil {
-		t.Error("GetFloats")
-	}
-	if a.GetStr("s", "") != "x" || a.GetStr("i", "d") != "d" {
-		t.Error("GetStr")
-	}
+	assert.Falsef(t, a.GetInt("i", 0) != 3 || a.GetInt("f", 7) != 7 || a.GetInt("none", 9) != 9, "GetInt")
+	assert.Falsef(t, !slices.Equal(a.GetInts("is", nil), []int64{1, 2}) || a.GetInts("i", nil) != nil, "GetInts")
+	assert.Falsef(t, a.GetFloat("f", 0) != 0.5 || a.GetFloat("i", 2) != 2, "GetFloat")
+	fs := a.GetFloats("fs", nil)
+	assert.Falsef(t, len(fs) != 2 || !math.IsInf(fs[1], 1) || a.GetFloats("s", nil) != nil, "GetFloats")
+	assert.Falsef(t, a.GetStr("s", "") != "x" || a.GetStr("i", "d") != "d", "GetStr")
 	if !slices.Equal(a.Keys(), []string{"f", "fs", "i", "is", "s"}) {
 		t.Errorf("Keys = %v", a.Keys())
 	}
 	var none ir.Attrs
-	if none.GetInt("x", 4) != 4 || len(none.Keys()) != 0 {
-		t.Error("nil Attrs")
-	}
+	assert.Falsef(t, none.GetInt("x", 4) != 4 || len(none.Keys()) != 0, "nil Attrs")
 	src := []int64{1, 2}
 	b := ir.Ints(src...)
 	src[0] = 9
-	if b.Ints[0] != 1 {
-		t.Error("Ints shares its argument")
-	}
+	assert.Equalf(t, int64(1), b.Ints[0], "Ints shares its argument")
 }
 
 func TestRootAndConsumers(t *testing.T) {
@@ -103,36 +86,26 @@ output y z
 	}{{"x", "x", 0}, {"h", "h", 0}, {"top", "h", 32}, {"inner", "h", 48}, {"r", "h", 48}, {"y", "y", 0}}
 	for _, tc := range tests {
 		root, off, err := g.Root(id[tc.v])
-		if err != nil || root != id[tc.root] || off != tc.off {
-			t.Errorf("Root(%s) = %d, %d, %v; want %s at %d", tc.v, root, off, err, tc.root, tc.off)
-		}
+		assert.Falsef(t, err != nil || root != id[tc.root] || off != tc.off, "Root(%s) = %d, %d, %v; want %s at %d", tc.v, root, off, err, tc.root, tc.off)
 	}
-	if _, _, err := g.Root(99); !errors.Is(err, ir.ErrUndefined) {
-		t.Errorf("Root(99) = %v", err)
-	}
+	_, _, err := g.Root(99)
+	assert.ErrorIsf(t, err, ir.ErrUndefined, "Root(99) = %v", err)
 	g.Values[id["top"]].View.Base = id["inner"]
-	if _, _, err := g.Root(id["inner"]); !errors.Is(err, ir.ErrCycle) {
-		t.Errorf("Root on a cyclic chain = %v", err)
-	}
+	_, _, err = g.Root(id["inner"])
+	assert.ErrorIsf(t, err, ir.ErrCycle, "Root on a cyclic chain = %v", err)
 	g.Values[id["top"]].View.Base = id["h"]
 
 	cons := g.Consumers()
 	node := func(v string) ir.NodeID { return g.Values[id[v]].Producer }
-	if got := cons[id["h"]]; !slices.Equal(got, []ir.NodeID{node("z")}) {
-		t.Errorf("consumers of h = %v (Add reads it twice: listed once)", got)
-	}
-	if got := cons[id["x"]]; !slices.Equal(got, []ir.NodeID{node("h"), node("z")}) {
-		t.Errorf("consumers of x = %v (input of Relu, kept alive by z)", got)
-	}
+	got := cons[id["h"]]
+	assert.Truef(t, slices.Equal(got, []ir.NodeID{node("z")}), "consumers of h = %v (Add reads it twice: listed once)", got)
+	got = cons[id["x"]]
+	assert.Truef(t, slices.Equal(got, []ir.NodeID{node("h"), node("z")}), "consumers of x = %v (input of Relu, kept alive by z)", got)
 	if got := g.ValuesWith(ir.FlagOutput); !slices.Equal(got, []ir.ValueID{id["y"], id["z"]}) {
 		t.Errorf("outputs = %v", got)
 	}
-	if !g.Values[id["top"]].IsView() || g.Values[id["h"]].IsView() || !g.Values[id["x"]].IsExternal() || g.Values[id["h"]].IsExternal() {
-		t.Error("IsView / IsExternal")
-	}
-	if !g.IsViewNode(g.Nodes[node("r")]) || g.IsViewNode(g.Nodes[node("y")]) || g.IsViewNode(nil) {
-		t.Error("IsViewNode")
-	}
+	assert.Falsef(t, !g.Values[id["top"]].IsView() || g.Values[id["h"]].IsView() || !g.Values[id["x"]].IsExternal() || g.Values[id["h"]].IsExternal(), "IsView / IsExternal")
+	assert.Falsef(t, !g.IsViewNode(g.Nodes[node("r")]) || g.IsViewNode(g.Nodes[node("y")]) || g.IsViewNode(nil), "IsViewNode")
 }
 
 func TestIsContiguous(t *testing.T) {
@@ -151,9 +124,8 @@ func TestIsContiguous(t *testing.T) {
 	}
 	for _, tc := range tests {
 		v := &ir.View{StridesBytes: tc.strides}
-		if got := v.IsContiguous(tc.shape, 4); got != tc.want {
-			t.Errorf("IsContiguous(%v, %v) = %v", tc.shape, tc.strides, got)
-		}
+		got := v.IsContiguous(tc.shape, 4)
+		assert.Equalf(t, tc.want, got, "IsContiguous(%v, %v) = %v", tc.shape, tc.strides, got)
 	}
 }
 
@@ -210,14 +182,10 @@ func TestViewBoundsMatchOracle(t *testing.T) {
 			}
 		}
 		err := g.Validate()
-		if (err == nil) != want {
-			t.Fatalf("Validate = %v, oracle says in bounds = %v", err, want)
-		}
+		require.Equalf(t, want, err == nil, "Validate = %v, oracle says in bounds = %v", err, want)
 		if err != nil {
 			var ve *ir.ValueError
-			if !errors.As(err, &ve) || ve.Name != "v" || !errors.Is(err, ir.ErrViewBounds) {
-				t.Fatalf("error %v does not name v as out of bounds", err)
-			}
+			require.Falsef(t, !errors.As(err, &ve) || ve.Name != "v" || !errors.Is(err, ir.ErrViewBounds), "error %v does not name v as out of bounds", err)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAttrsCheckedAgainstTheOpTable: a wrong kind, a misspelt name or a
@@ -38,23 +39,17 @@ func TestAttrsCheckedAgainstTheOpTable(t *testing.T) {
 			b.Output(y)
 			g, err := b.Build()
 			if c.op == "Cast" { // the builder infers types; set the attribute after
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				n := g.Nodes[g.Values[y].Producer]
 				n.Op, n.Opaque, n.Attrs = "Cast", false, c.attrs
 				err = g.Validate()
 			}
 			if c.want == "" {
-				if err != nil {
-					t.Fatalf("valid attributes rejected: %v", err)
-				}
+				require.NoErrorf(t, err, "valid attributes rejected: %v", err)
 				return
 			}
 			var ne *ir.NodeError
-			if !errors.Is(err, ir.ErrAttr) || !errors.As(err, &ne) || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("got %v, want a NodeError wrapping ErrAttr saying %q", err, c.want)
-			}
+			require.Falsef(t, !errors.Is(err, ir.ErrAttr) || !errors.As(err, &ne) || !strings.Contains(err.Error(), c.want), "got %v, want a NodeError wrapping ErrAttr saying %q", err, c.want)
 		})
 	}
 	// Opaque nodes take any attribute.
@@ -63,11 +58,8 @@ func TestAttrsCheckedAgainstTheOpTable(t *testing.T) {
 	y := b.Opaque("Mine", []ir.TensorType{{DType: ir.F32, Shape: ir.Shape{2}}}, x)[0]
 	b.Output(y)
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	g.Nodes[0].Attrs = ir.Attrs{"anything": ir.Str("goes")}
-	if err := g.Validate(); err != nil {
-		t.Fatalf("opaque node: %v", err)
-	}
+	err = g.Validate()
+	require.NoErrorf(t, err, "opaque node: %v", err)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestOpTable(t *testing.T) {
@@ -33,22 +34,15 @@ func TestOpTable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		info, ok := ir.LookupOp(tc.op)
-		if !ok || info.Name != tc.op || info.Kind != tc.kind || info.InPlace != tc.inPlace || (info.View != nil) != tc.view {
-			t.Errorf("%s: %+v", tc.op, info)
-		}
+		assert.Falsef(t, !ok || info.Name != tc.op || info.Kind != tc.kind || info.InPlace != tc.inPlace || (info.View != nil) != tc.view, "%s: %+v", tc.op, info)
 	}
-	if _, ok := ir.LookupOp("Frobnicate"); ok {
-		t.Error("unknown op found")
-	}
+	_, ok := ir.LookupOp("Frobnicate")
+	assert.Falsef(t, ok, "unknown op found")
 	names := ir.OpNames()
 	for i := 1; i < len(names); i++ {
-		if names[i-1] >= names[i] {
-			t.Errorf("OpNames not sorted at %d: %v", i, names)
-		}
+		assert.Lessf(t, names[i-1], names[i], "OpNames not sorted at %d: %v", i, names)
 	}
-	if ir.KindConv.String() != "conv" || ir.Kind(200).String() == "" {
-		t.Error("Kind.String")
-	}
+	assert.Falsef(t, ir.KindConv.String() != "conv" || ir.Kind(200).String() == "", "Kind.String")
 }
 
 func TestViewRules(t *testing.T) {
@@ -78,9 +72,7 @@ func TestViewRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			info, _ := ir.LookupOp(tc.op)
 			off, ok := info.View(tys(tc.in), tc.attrs)
-			if ok != tc.ok || (ok && off != tc.offset) {
-				t.Errorf("View = %d, %v; want %d, %v", off, ok, tc.offset, tc.ok)
-			}
+			assert.Falsef(t, ok != tc.ok || (ok && off != tc.offset), "View = %d, %v; want %d, %v", off, ok, tc.offset, tc.ok)
 		})
 	}
 }

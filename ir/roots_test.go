@@ -1,10 +1,10 @@
 package ir_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRootsMatchesRoot: Roots agrees with Root on every value of a graph
@@ -21,13 +21,9 @@ func TestRootsMatchesRoot(t *testing.T) {
 	w2 := b.View("w2", w, 4, ir.F32, ir.Shape{2, 4}, []int64{32, 4})
 	b.Output(b.Op("Neg", nil, w2))
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	roots, offs, err := g.Roots()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	for _, val := range g.Values {
 		r, off, err := g.Root(val.ID)
 		if err != nil || roots[val.ID] != r || offs[val.ID] != off {
@@ -38,11 +34,9 @@ func TestRootsMatchesRoot(t *testing.T) {
 		t.Fatalf("w2: root %d off %d, want %d 36", roots[w2], offs[w2], h)
 	}
 	g.Values[h].View = &ir.View{Base: w2}
-	if _, _, err := g.Roots(); !errors.Is(err, ir.ErrCycle) {
-		t.Fatalf("cycle: %v", err)
-	}
+	_, _, err = g.Roots()
+	require.ErrorIsf(t, err, ir.ErrCycle, "cycle: %v", err)
 	g.Values[h].View = &ir.View{Base: 99999}
-	if _, _, err := g.Roots(); !errors.Is(err, ir.ErrUndefined) {
-		t.Fatalf("dangling: %v", err)
-	}
+	_, _, err = g.Roots()
+	require.ErrorIsf(t, err, ir.ErrUndefined, "dangling: %v", err)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkTopoOrder: the deterministic topological order (Kahn's
@@ -15,13 +16,9 @@ import (
 func BenchmarkTopoOrder(b *testing.B) {
 	for _, path := range testdataFiles(b) {
 		data, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		g, err := ir.Parse(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 		b.Run(filepath.Base(path), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := g.TopoOrder(); err != nil {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func producers(g *ir.Graph, id map[string]ir.ValueID, names ...string) []ir.NodeID {
@@ -32,16 +34,12 @@ d = Sigmoid x
 e = Add a d
 `)
 	order, err := g.TopoOrder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if want := producers(g, id, "a", "b", "c", "d", "e"); !slices.Equal(order, want) {
 		t.Errorf("order %v, want %v", order, want)
 	}
 	s, err := g.Schedule()
-	if err != nil || !slices.Equal(s, order) {
-		t.Errorf("Schedule = %v, %v; want the topological order", s, err)
-	}
+	assert.Falsef(t, err != nil || !slices.Equal(s, order), "Schedule = %v, %v; want the topological order", s, err)
 }
 
 func TestTopoOrderFollowsViewsAndKeepAlive(t *testing.T) {
@@ -68,16 +66,12 @@ func TestTopoOrderFollowsViewsAndKeepAlive(t *testing.T) {
 		t.Fatal(err)
 	}
 	order, err := g.TopoOrder()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if want := []ir.NodeID{1, 0, 3, 2}; !slices.Equal(order, want) {
 		t.Errorf("order %v, want %v", order, want)
 	}
 	deps, err := g.Deps()
-	if err != nil || !slices.Equal(deps[0], []ir.NodeID{1}) || !slices.Equal(deps[2], []ir.NodeID{3}) {
-		t.Errorf("Deps = %v, %v", deps, err)
-	}
+	assert.Falsef(t, err != nil || !slices.Equal(deps[0], []ir.NodeID{1}) || !slices.Equal(deps[2], []ir.NodeID{3}), "Deps = %v, %v", deps, err)
 }
 
 func TestExplicitSchedule(t *testing.T) {
@@ -89,27 +83,20 @@ c = Add a b
 order b a c
 `)
 	s, err := g.Schedule()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if want := producers(g, id, "b", "a", "c"); !slices.Equal(s, want) {
 		t.Errorf("Schedule = %v, want the explicit %v", s, want)
 	}
 	s[0] = 99 // the result is a copy
-	if g.Order[0] == 99 {
-		t.Error("Schedule returned g.Order itself")
-	}
+	assert.NotEqualf(t, ir.NodeID(99), g.Order[0], "Schedule returned g.Order itself")
 
 	bad := producers(g, id, "c", "a", "b")
 	g.Order = bad
 	_, err = g.Schedule()
 	var ne *ir.NodeError
-	if !errors.Is(err, ir.ErrSchedule) || !errors.As(err, &ne) || ne.Name != "c" {
-		t.Errorf("Schedule with c first: %v, want a schedule error naming c", err)
-	}
-	if err := g.Validate(); !errors.Is(err, ir.ErrSchedule) {
-		t.Errorf("Validate with a bad order: %v", err)
-	}
+	assert.Falsef(t, !errors.Is(err, ir.ErrSchedule) || !errors.As(err, &ne) || ne.Name != "c", "Schedule with c first: %v, want a schedule error naming c", err)
+	err = g.Validate()
+	assert.ErrorIsf(t, err, ir.ErrSchedule, "Validate with a bad order: %v", err)
 }
 
 func TestTopoOrderCycle(t *testing.T) {
@@ -120,9 +107,7 @@ func TestTopoOrderCycle(t *testing.T) {
 	}
 	err := g.Validate()
 	var ne *ir.NodeError
-	if !errors.As(err, &ne) || !errors.Is(err, ir.ErrCycle) || ne.Name != "a" {
-		t.Errorf("Validate: %v, want a cycle named at its smallest node a", err)
-	}
+	assert.Falsef(t, !errors.As(err, &ne) || !errors.Is(err, ir.ErrCycle) || ne.Name != "a", "Validate: %v, want a cycle named at its smallest node a", err)
 }
 
 // randomDAG draws a graph of unary and binary elementwise nodes, each
@@ -188,9 +173,7 @@ func TestTopoOrderMatchesOracle(t *testing.T) {
 			t.Fatal(err)
 		}
 		order, err := g.TopoOrder()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if want := oracleOrder(g); !slices.Equal(order, want) {
 			t.Fatalf("TopoOrder %v, oracle %v", order, want)
 		}

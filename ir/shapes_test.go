@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // ty parses "f32[2,3]" ("f32[]" is a scalar) for the tables below.
@@ -271,23 +273,15 @@ func TestShapeRules(t *testing.T) {
 	for _, c := range shapeCases() {
 		t.Run(caseName(c), func(t *testing.T) {
 			info, ok := ir.LookupOp(c.op)
-			if !ok {
-				t.Fatalf("op %s not in the table", c.op)
-			}
+			require.Truef(t, ok, "op %s not in the table", c.op)
 			out, err := info.Infer(tys(c.in...), c.attrs)
 			if c.err != nil {
-				if !errors.Is(err, c.err) {
-					t.Fatalf("Infer = %v, %v; want an error matching %v", out, err, c.err)
-				}
+				require.ErrorIsf(t, err, c.err, "Infer = %v, %v; want an error matching %v", out, err, c.err)
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			want := tys(c.want...)
-			if len(out) != len(want) {
-				t.Fatalf("%d outputs %v, want %v", len(out), out, want)
-			}
+			require.Lenf(t, out, len(want), "%d outputs %v, want %v", len(out), out, want)
 			for i := range want {
 				if out[i].DType != want[i].DType || !out[i].Shape.Equal(want[i].Shape) {
 					t.Errorf("output %d is %v, want %v", i, out[i], want[i])
@@ -314,9 +308,7 @@ func TestShapeRulesCoverEveryOp(t *testing.T) {
 		}
 	}
 	for _, op := range ir.OpNames() {
-		if !valid[op] || !invalid[op] {
-			t.Errorf("op %s: valid cases %v, error cases %v", op, valid[op], invalid[op])
-		}
+		assert.Falsef(t, !valid[op] || !invalid[op], "op %s: valid cases %v, error cases %v", op, valid[op], invalid[op])
 	}
 }
 
@@ -354,12 +346,9 @@ func TestShapeRulesThroughValidate(t *testing.T) {
 
 func TestBroadcast(t *testing.T) {
 	got, err := ir.Broadcast(ir.Shape{2, 1, 3}, ir.Shape{4, 1}, ir.Shape{})
-	if err != nil || !got.Equal(ir.Shape{2, 4, 3}) {
-		t.Errorf("Broadcast = %v, %v", got, err)
-	}
-	if _, err := ir.Broadcast(ir.Shape{2}, ir.Shape{3}); !errors.Is(err, ir.ErrShape) {
-		t.Errorf("Broadcast of [2] and [3]: %v", err)
-	}
+	assert.Falsef(t, err != nil || !got.Equal(ir.Shape{2, 4, 3}), "Broadcast = %v, %v", got, err)
+	_, err = ir.Broadcast(ir.Shape{2}, ir.Shape{3})
+	assert.ErrorIsf(t, err, ir.ErrShape, "Broadcast of [2] and [3]: %v", err)
 }
 
 func TestByteSizeOverflow(t *testing.T) {
@@ -383,22 +372,16 @@ func TestByteSizeOverflow(t *testing.T) {
 	for _, tc := range tests {
 		got, err := ir.ByteSize(tc.dt, tc.shape)
 		if tc.err != nil {
-			if !errors.Is(err, tc.err) {
-				t.Errorf("ByteSize(%v, %v) = %d, %v; want %v", tc.dt, tc.shape, got, err, tc.err)
-			}
+			assert.ErrorIsf(t, err, tc.err, "ByteSize(%v, %v) = %d, %v; want %v", tc.dt, tc.shape, got, err, tc.err)
 			continue
 		}
-		if err != nil || got != tc.want {
-			t.Errorf("ByteSize(%v, %v) = %d, %v; want %d", tc.dt, tc.shape, got, err, tc.want)
-		}
+		assert.Falsef(t, err != nil || got != tc.want, "ByteSize(%v, %v) = %d, %v; want %d", tc.dt, tc.shape, got, err, tc.want)
 	}
 }
 
 func TestMaxRank(t *testing.T) {
-	if _, err := make(ir.Shape, ir.MaxRank).NumElements(); err != nil {
-		t.Errorf("rank MaxRank: %v", err)
-	}
-	if _, err := make(ir.Shape, ir.MaxRank+1).NumElements(); !errors.Is(err, ir.ErrShape) {
-		t.Errorf("rank MaxRank+1: %v", err)
-	}
+	_, err := make(ir.Shape, ir.MaxRank).NumElements()
+	assert.NoErrorf(t, err, "rank MaxRank: %v", err)
+	_, err = make(ir.Shape, ir.MaxRank+1).NumElements()
+	assert.ErrorIsf(t, err, ir.ErrShape, "rank MaxRank+1: %v", err)
 }

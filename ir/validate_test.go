@@ -7,6 +7,8 @@ import (
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // base is a small valid graph that the cases below corrupt, one way each.
@@ -216,13 +218,9 @@ func TestValidateRejects(t *testing.T) {
 			}
 			tc.corrupt(g, id)
 			err := g.Validate()
-			if err == nil {
-				t.Fatal("Validate accepted the corrupted graph")
-			}
+			require.Errorf(t, err, "Validate accepted the corrupted graph")
 			checkCulprit(t, err, tc.want)
-			if !strings.HasPrefix(err.Error(), "ir: ") {
-				t.Errorf("%q does not start with the package name", err)
-			}
+			assert.Truef(t, strings.HasPrefix(err.Error(), "ir: "), "%q does not start with the package name", err)
 		})
 	}
 }
@@ -295,9 +293,8 @@ func TestValidateAccepts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g, _ := irtest.MustBuild(t, tc.src)
-			if err := g.Validate(); err != nil {
-				t.Fatal(err)
-			}
+			err := g.Validate()
+			require.NoErrorf(t, err, "%v", err)
 		})
 	}
 }
@@ -305,9 +302,8 @@ func TestValidateAccepts(t *testing.T) {
 // TestValidateNeverPanics: hostile graphs built directly from structs.
 func TestValidateNeverPanics(t *testing.T) {
 	var nilGraph *ir.Graph
-	if err := nilGraph.Validate(); !errors.Is(err, ir.ErrUndefined) {
-		t.Errorf("nil graph: %v", err)
-	}
+	err := nilGraph.Validate()
+	assert.ErrorIsf(t, err, ir.ErrUndefined, "nil graph: %v", err)
 	graphs := []*ir.Graph{
 		{},
 		{Values: []*ir.Value{nil, nil}, Nodes: []*ir.Node{nil}, Order: []ir.NodeID{-1, 5}},
@@ -322,13 +318,11 @@ func TestValidateNeverPanics(t *testing.T) {
 	for i, g := range graphs {
 		// Only the empty graph is well-formed; every other one must be
 		// rejected, and no schedule naming nodes -1 and 99 is valid.
-		if err := g.Validate(); (err == nil) != (i == 0) {
-			t.Errorf("graph %d: Validate = %v, want an error for every graph but the empty one", i, err)
-		}
+		err := g.Validate()
+		assert.Equalf(t, i == 0, err == nil, "graph %d: Validate = %v, want an error for every graph but the empty one", i, err)
 		_, _ = g.Schedule()
 		_, _ = g.TopoOrder()
-		if err := g.CheckSchedule([]ir.NodeID{0, -1, 99}); err == nil {
-			t.Errorf("graph %d: CheckSchedule accepted nodes -1 and 99", i)
-		}
+		err = g.CheckSchedule([]ir.NodeID{0, -1, 99})
+		assert.Errorf(t, err, "graph %d: CheckSchedule accepted nodes -1 and 99", i)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -17,19 +19,14 @@ func TestPlaceBarriersOptimal(t *testing.T) {
 		shift := uint8(rapid.IntRange(0, 4).Draw(t, "shift")) // write-filter pages
 		exact := placeBarriers(Exact, ds, shift)
 		ggml := placeBarriers(GGML, ds, shift)
-		if got, want := len(exact), bruteMinBarriers(Exact, ds); got != want {
-			t.Fatalf("exact greedy %d barriers, optimum %d", got, want)
-		}
-		if got, want := len(ggml), bruteMinBarriers(GGML, ds); got != want {
-			t.Fatalf("ggml greedy %d barriers, optimum %d", got, want)
-		}
-		if len(exact) > len(ggml) {
-			t.Fatalf("exact %d barriers > ggml %d", len(exact), len(ggml))
-		}
+		got, want := len(exact), bruteMinBarriers(Exact, ds)
+		require.Equalf(t, want, got, "exact greedy %d barriers, optimum %d", got, want)
+		got, want = len(ggml), bruteMinBarriers(GGML, ds)
+		require.Equalf(t, want, got, "ggml greedy %d barriers, optimum %d", got, want)
+		require.LessOrEqualf(t, len(exact), len(ggml), "exact %d barriers > ggml %d", len(exact), len(ggml))
 		for _, bs := range [][]Barrier{exact, ggml} {
-			if err := Verify(ds, bs); err != nil {
-				t.Fatalf("Verify: %v", err)
-			}
+			err := Verify(ds, bs)
+			require.NoErrorf(t, err, "Verify: %v", err)
 		}
 		for k := range exact {
 			cut := append(append([]Barrier{}, exact[:k]...), exact[k+1:]...)
@@ -39,12 +36,8 @@ func TestPlaceBarriersOptimal(t *testing.T) {
 		}
 		for _, b := range exact {
 			c := b.Cause
-			if c.Second != b.Before || c.First >= c.Second || c.First < 0 || c.Hazard == NoHazard {
-				t.Fatalf("bad cause %+v for barrier at %d", c, b.Before)
-			}
-			if Conflict(Exact, c.FirstUse, c.SecondUse) != c.Hazard {
-				t.Fatalf("cause uses do not conflict: %v", c)
-			}
+			require.Falsef(t, c.Second != b.Before || c.First >= c.Second || c.First < 0 || c.Hazard == NoHazard, "bad cause %+v for barrier at %d", c, b.Before)
+			require.Equalf(t, c.Hazard, Conflict(Exact, c.FirstUse, c.SecondUse), "cause uses do not conflict: %v", c)
 		}
 	})
 }
@@ -61,17 +54,14 @@ func TestPlaceBarriersCause(t *testing.T) {
 		{Before: 2, Cause: Pair{First: 0, Second: 2, FirstUse: use(0, 0, 64, Write), SecondUse: use(0, 0, 64, Read), Hazard: RAW}},
 		{Before: 3, Cause: Pair{First: 2, Second: 3, FirstUse: use(0, 128, 64, Write), SecondUse: use(0, 140, 8, Read), Hazard: RAW}},
 	}
-	if len(bs) != len(want) {
-		t.Fatalf("got %d barriers %v, want %v", len(bs), bs, want)
-	}
+	require.Lenf(t, bs, len(want), "got %d barriers %v, want %v", len(bs), bs, want)
 	for i := range bs {
 		if bs[i] != want[i] {
 			t.Errorf("barrier %d = %+v, want %+v", i, bs[i], want[i])
 		}
 	}
-	if got := GroupSizes(len(ds), bs); len(got) != 2+1 || got[0] != 2 || got[1] != 1 || got[2] != 1 {
-		t.Errorf("group sizes %v, want [2 1 1]", got)
-	}
+	got := GroupSizes(len(ds), bs)
+	assert.Falsef(t, len(got) != 2+1 || got[0] != 2 || got[1] != 1 || got[2] != 1, "group sizes %v, want [2 1 1]", got)
 }
 
 func TestVerifyRejectsCorrupt(t *testing.T) {
@@ -81,9 +71,8 @@ func TestVerifyRejectsCorrupt(t *testing.T) {
 		{Name: "c", Uses: []Use{use(0, 0, 64, Write)}},
 	}
 	good := PlaceBarriers(Exact, ds)
-	if err := Verify(ds, good); err != nil {
-		t.Fatalf("good schedule rejected: %v", err)
-	}
+	err := Verify(ds, good)
+	require.NoErrorf(t, err, "good schedule rejected: %v", err)
 	tests := []struct {
 		name string
 		bs   []Barrier
@@ -96,9 +85,8 @@ func TestVerifyRejectsCorrupt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := Verify(ds, tc.bs); !errors.Is(err, ErrBarrier) {
-				t.Fatalf("Verify(%v) = %v, want ErrBarrier", tc.bs, err)
-			}
+			err := Verify(ds, tc.bs)
+			require.ErrorIsf(t, err, ErrBarrier, "Verify(%v) = %v, want ErrBarrier", tc.bs, err)
 		})
 	}
 }

@@ -1,9 +1,10 @@
 package memranges
 
 import (
-	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -46,25 +47,17 @@ func TestEdgesReduction(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ds := genDispatches(t, 9)
 		es := Edges(ds)
-		if err := VerifyEdges(ds, es); err != nil {
-			t.Fatalf("VerifyEdges: %v", err)
-		}
+		err := VerifyEdges(ds, es)
+		require.NoErrorf(t, err, "VerifyEdges: %v", err)
 		want := bruteReduction(ds)
-		if len(es) != len(want) {
-			t.Fatalf("%d edges %v, brute-force reduction has %d %v", len(es), es, len(want), want)
-		}
+		require.Lenf(t, es, len(want), "%d edges %v, brute-force reduction has %d %v", len(es), es, len(want), want)
 		for k, e := range es {
-			if !want[e] {
-				t.Fatalf("edge %v not in the brute-force reduction", e)
-			}
-			if k > 0 && (es[k-1].To > e.To || es[k-1].To == e.To && es[k-1].From >= e.From) {
-				t.Fatalf("edges not sorted by (To, From): %v", es)
-			}
+			require.Truef(t, want[e], "edge %v not in the brute-force reduction", e)
+			require.Falsef(t, k > 0 && (es[k-1].To > e.To || es[k-1].To == e.To && es[k-1].From >= e.From), "edges not sorted by (To, From): %v", es)
 			// Every edge of a transitive reduction is needed.
 			cut := append(append([]Edge{}, es[:k]...), es[k+1:]...)
-			if err := VerifyEdges(ds, cut); !errors.Is(err, ErrEdge) {
-				t.Fatalf("VerifyEdges accepted the set without %v: %v", e, err)
-			}
+			err := VerifyEdges(ds, cut)
+			require.ErrorIsf(t, err, ErrEdge, "VerifyEdges accepted the set without %v: %v", e, err)
 		}
 	})
 }
@@ -75,9 +68,8 @@ func TestVerifyEdgesRejectsCorrupt(t *testing.T) {
 		{Uses: []Use{use(0, 0, 8, Read)}},
 	}
 	for _, es := range [][]Edge{nil, {{1, 0}}, {{0, 0}}, {{0, 2}}, {{-1, 1}}} {
-		if err := VerifyEdges(ds, es); !errors.Is(err, ErrEdge) {
-			t.Errorf("VerifyEdges(%v) = %v, want ErrEdge", es, err)
-		}
+		err := VerifyEdges(ds, es)
+		assert.ErrorIsf(t, err, ErrEdge, "VerifyEdges(%v) = %v, want ErrEdge", es, err)
 	}
 }
 
@@ -90,18 +82,12 @@ func TestEdgeCauses(t *testing.T) {
 		ds := genDispatches(t, 9)
 		es := Edges(ds)
 		cs := EdgeCauses(ds, es)
-		if len(cs) != len(es) {
-			t.Fatalf("%d causes for %d edges", len(cs), len(es))
-		}
+		require.Lenf(t, cs, len(es), "%d causes for %d edges", len(cs), len(es))
 		for k, c := range cs {
 			e := es[k]
-			if c.First != e.From || c.Second != e.To {
-				t.Fatalf("cause %v is not about edge %v", c, e)
-			}
-			if c.Hazard == NoHazard || c.Hazard != HazardOf(c.FirstUse.Access, c.SecondUse.Access) || Conflict(Exact, c.FirstUse, c.SecondUse) != c.Hazard ||
-				(c.FirstUse.Valid() && c.SecondUse.Valid() && !c.FirstUse.Overlaps(c.SecondUse.Range)) {
-				t.Fatalf("edge %v: cause %v is not a hazard between overlapping ranges", e, c)
-			}
+			require.Falsef(t, c.First != e.From || c.Second != e.To, "cause %v is not about edge %v", c, e)
+			require.Falsef(t, c.Hazard == NoHazard || c.Hazard != HazardOf(c.FirstUse.Access, c.SecondUse.Access) || Conflict(Exact, c.FirstUse, c.SecondUse) != c.Hazard ||
+				(c.FirstUse.Valid() && c.SecondUse.Valid() && !c.FirstUse.Overlaps(c.SecondUse.Range)), "edge %v: cause %v is not a hazard between overlapping ranges", e, c)
 		}
 	})
 	ds := []Dispatch{

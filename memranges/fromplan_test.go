@@ -6,6 +6,8 @@ import (
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // tinyGraph builds
@@ -31,9 +33,7 @@ func tinyGraph(t *testing.T) (*ir.Graph, *planner.Plan) {
 	tt := b.Name(b.Op("Add", nil, s, s), "t")
 	b.Output(n, tt)
 	g, err := b.Build()
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
+	require.NoErrorf(t, err, "build: %v", err)
 	slots := map[ir.ValueID]planner.Slot{
 		x:  {Buffer: -1, Root: x, Offset: 0, Bytes: 64, External: true},
 		w:  {Buffer: -1, Root: w, Offset: 0, Bytes: 1024, External: true},
@@ -52,9 +52,7 @@ func tinyGraph(t *testing.T) (*ir.Graph, *planner.Plan) {
 		t.Fatalf("graph has %d values, test plans %d", len(g.Values), len(slots))
 	}
 	p.Order, err = g.Schedule()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return g, p
 }
 
@@ -81,9 +79,7 @@ func TestFromPlan(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, err := FromPlan(g, nil, p, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if len(st.Buffers) != 3 || st.Buffers[0].Name != "arena" || st.Buffers[1].Name != "x" || st.Buffers[2].Name != "w" {
 				t.Fatalf("buffers %+v", st.Buffers)
 			}
@@ -114,17 +110,13 @@ func TestFromPlanBarriers(t *testing.T) {
 	g, p := tinyGraph(t)
 	st, _ := FromPlan(g, nil, p, BuildOptions{})
 	bs := PlaceBarriers(Exact, st.Dispatches)
-	if err := Verify(st.Dispatches, bs); err != nil {
-		t.Fatal(err)
-	}
+	err := Verify(st.Dispatches, bs)
+	require.NoErrorf(t, err, "%v", err)
 	// MatMul | Relu | Neg Add: Relu reads h (RAW), Neg reads r (RAW); Add
 	// reads r too and writes over h, which only Relu (already fenced) read.
-	if len(bs) != 2 || bs[0].Cause.Hazard != RAW || bs[1].Before != 2 {
-		t.Fatalf("barriers %v", bs)
-	}
-	if cp := CriticalPath(st.Dispatches); cp != 3 {
-		t.Fatalf("critical path %d, want 3", cp)
-	}
+	require.Falsef(t, len(bs) != 2 || bs[0].Cause.Hazard != RAW || bs[1].Before != 2, "barriers %v", bs)
+	cp := CriticalPath(st.Dispatches)
+	require.Equalf(t, 3, cp, "critical path %d, want 3", cp)
 }
 
 func TestFromPlanRejects(t *testing.T) {
@@ -143,11 +135,8 @@ func TestFromPlanRejects(t *testing.T) {
 	bad.Slots[2].Bytes = -5
 	bad.Slots[3].Offset = -1
 	_, err := FromPlan(g, nil, bad, BuildOptions{})
-	if !errors.Is(err, ErrRange) {
-		t.Errorf("negative slot: %v", err)
-	}
+	assert.ErrorIsf(t, err, ErrRange, "negative slot: %v", err)
 	// Every violation is reported, not just the first.
-	if n := len(err.(interface{ Unwrap() []error }).Unwrap()); n < 2 {
-		t.Errorf("want both bad slots reported, got %d errors: %v", n, err)
-	}
+	n := len(err.(interface{ Unwrap() []error }).Unwrap())
+	assert.GreaterOrEqualf(t, n, 2, "want both bad slots reported, got %d errors: %v", n, err)
 }

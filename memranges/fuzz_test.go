@@ -1,6 +1,10 @@
 package memranges
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // decodeDispatches turns fuzz bytes into a dispatch list, four bytes per
 // use: buffer (0..2, or -1 for an invalid range), offset, length, and a
@@ -41,9 +45,8 @@ func FuzzPlaceBarriers(f *testing.F) {
 						want = true
 					}
 				}
-				if got, _ := tr.Check(ds[j].Uses); got != want {
-					t.Fatalf("%v dispatch %d: tracker %v, pairwise %v", m, j, got, want)
-				}
+				got, _ := tr.Check(ds[j].Uses)
+				require.Equalf(t, want, got, "%v dispatch %d: tracker %v, pairwise %v", m, j, got, want)
 				if want {
 					break
 				}
@@ -54,19 +57,12 @@ func FuzzPlaceBarriers(f *testing.F) {
 		if err := Verify(ds, exact); err != nil {
 			t.Fatal(err)
 		}
-		if len(exact) > len(ggml) {
-			t.Fatalf("exact %d > ggml %d", len(exact), len(ggml))
-		}
+		require.LessOrEqualf(t, len(exact), len(ggml), "exact %d > ggml %d", len(exact), len(ggml))
 		perm, _, err := Reorder(ds, ReorderOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		re, err := Permute(ds, perm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := len(PlaceBarriers(Exact, re)), max(CriticalPath(ds)-1, 0); got != want {
-			t.Fatalf("reordered %d barriers, critical path bound %d", got, want)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		got, want := len(PlaceBarriers(Exact, re)), max(CriticalPath(ds)-1, 0)
+		require.Equalf(t, want, got, "reordered %d barriers, critical path bound %d", got, want)
 	})
 }

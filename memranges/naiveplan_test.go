@@ -7,6 +7,8 @@ import (
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // naivePlan is an independent stand-in for the planner: every non-external
@@ -25,17 +27,13 @@ func naivePlan(t testing.TB, g *ir.Graph) *planner.Plan {
 			continue
 		}
 		n, err := v.Bytes()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		base[v.ID] = next
 		next += (n + 63) &^ 63
 	}
 	for _, v := range g.Values {
 		root, off, err := g.Root(v.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		s := planner.Slot{Buffer: -1, Root: root, External: g.Values[root].IsExternal()}
 		s.Offset = off
 		if !s.External {
@@ -63,9 +61,8 @@ func naivePlan(t testing.TB, g *ir.Graph) *planner.Plan {
 		p.Slots[v.ID] = s
 	}
 	var err error
-	if p.Order, err = g.Schedule(); err != nil {
-		t.Fatal(err)
-	}
+	p.Order, err = g.Schedule()
+	require.NoErrorf(t, err, "%v", err)
 	p.ArenaBytes = next
 	return p
 }
@@ -79,9 +76,7 @@ func TestFromPlanStridedWindows(t *testing.T) {
 		t.Skip("testdata/views.json absent")
 	}
 	g, err := ir.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	p := naivePlan(t, g)
 	for _, tc := range []struct {
 		opts BuildOptions
@@ -99,16 +94,13 @@ func TestFromPlanStridedWindows(t *testing.T) {
 		}},
 	} {
 		st, err := FromPlan(g, nil, p, tc.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		found := 0
 		for _, d := range st.Dispatches {
 			if want, ok := tc.want[d.Name]; ok {
 				found++
-				if got := d.Reads()[0]; got != want {
-					t.Errorf("whole root %v: %s reads %v first, want %v", tc.opts.WholeRoot, d.Name, got, want)
-				}
+				got := d.Reads()[0]
+				assert.Equalf(t, want, got, "whole root %v: %s reads %v first, want %v", tc.opts.WholeRoot, d.Name, got, want)
 			}
 		}
 		if found != len(tc.want) {

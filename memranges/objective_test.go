@@ -9,6 +9,8 @@ import (
 	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -54,24 +56,18 @@ func TestConcurrencyCriticalPathIsDataChain(t *testing.T) {
 			DisableInPlace: rapid.Bool().Draw(rt, "no in place"),
 			Strategy:       rapid.SampledFrom([]string{"portfolio", "size", "firstfit"}).Draw(rt, "strategy")}
 		p, err := planner.PlanGraph(context.Background(), g, nil, opts)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		if err := p.Verify(g); err != nil {
 			rt.Fatal(err)
 		}
 		ds := checkGroupedConflicts(rt, g, p)
 		chain, err := planner.DataChain(g)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		if want := max(int64(chain), min(int64(len(g.Nodes)), 1)); want != p.Steps { // view nodes alone: one group
 			rt.Fatalf("concurrency plan has %d groups, data chain %d", p.Steps, chain)
 		}
 		perm, _, err := Reorder(ds, ReorderOptions{})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		rd, _ := Permute(ds, perm)
 		bs := PlaceBarriers(Exact, rd)
 		if err := Verify(rd, bs); err != nil {
@@ -80,15 +76,12 @@ func TestConcurrencyCriticalPathIsDataChain(t *testing.T) {
 		// Every data edge carries bytes here (randgraph makes no empty
 		// tensors and no keep-alive entries), so the chain is a conflict
 		// chain too.
-		if cp := CriticalPath(ds); cp != chain || len(bs) != max(cp-1, 0) {
-			rt.Fatalf("critical path %d, %d barriers; data chain %d", cp, len(bs), chain)
-		}
+		cp := CriticalPath(ds)
+		require.Falsef(rt, cp != chain || len(bs) != max(cp-1, 0), "critical path %d, %d barriers; data chain %d", cp, len(bs), chain)
 		// Serialising the grouped order refines the grouping: its peak
 		// cannot be higher (in place only gains from it).
 		serial, err := planner.PlanGraph(context.Background(), g, p.Order, planner.Options{DisableInPlace: opts.DisableInPlace, Strategy: opts.Strategy})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		if p.LowerBoundBytes < serial.LowerBoundBytes {
 			rt.Fatalf("grouped lower bound %d below the serial one %d of the same order", p.LowerBoundBytes, serial.LowerBoundBytes)
 		}
@@ -105,16 +98,12 @@ func TestFrontierRandomGraphs(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		g := randgraph.Graph(rt)
 		f, err := BuildFrontier(context.Background(), g, nil, planner.Options{})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		if err := CheckFrontier(f); err != nil {
 			rt.Fatal(err)
 		}
 		mem, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{})
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		first, last := f.Points[0], f.Points[len(f.Points)-1]
 		if first.CriticalPath != f.DataChain {
 			rt.Fatalf("first point %q critical path %d (data chain %d)", first.Objective, first.CriticalPath, f.DataChain)
@@ -144,12 +133,9 @@ d = Add c b
 output d
 `)
 	f, err := BuildFrontier(context.Background(), g, nil, planner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := CheckFrontier(f); err != nil {
-		t.Fatalf("frontier of the diamond: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = CheckFrontier(f)
+	require.NoErrorf(t, err, "frontier of the diamond: %v", err)
 	ok := f.Points[0]
 	for name, pts := range map[string][]FrontierPoint{
 		"arena grows":        {ok, {Barriers: ok.Barriers + 1, CriticalPath: ok.CriticalPath + 1, ArenaBytes: ok.ArenaBytes + 64}},
@@ -170,26 +156,20 @@ func TestGGMLWindowOrder(t *testing.T) {
 		ds := genDispatches(rt, 12)
 		w := rapid.IntRange(1, 6).Draw(rt, "window")
 		perm, groups, err := GGMLWindowOrder(Exact, ds, w)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		require.NoErrorf(rt, err, "%v", err)
 		if err := VerifyOrder(ds, perm); err != nil {
 			rt.Fatal(err)
 		}
 		pd, _ := Permute(ds, perm)
 		got := len(PlaceBarriers(Exact, pd))
-		if cp := CriticalPath(ds); got < max(cp-1, 0) || got > len(groups) {
-			rt.Fatalf("%d barriers after the window pass: critical path %d, %d pass groups", got, cp, len(groups))
-		}
+		cp := CriticalPath(ds)
+		require.Falsef(rt, got < max(cp-1, 0) || got > len(groups), "%d barriers after the window pass: critical path %d, %d pass groups", got, cp, len(groups))
 		if w == 1 {
 			for k, i := range perm {
-				if k != i {
-					rt.Fatalf("window 1 moved dispatch %d to %d", i, k)
-				}
+				require.Equalf(rt, i, k, "window 1 moved dispatch %d to %d", i, k)
 			}
 		}
 	})
-	if _, _, err := GGMLWindowOrder(Exact, nil, 0); !errors.Is(err, ErrOptions) {
-		t.Errorf("window 0: %v, want ErrOptions", err)
-	}
+	_, _, err := GGMLWindowOrder(Exact, nil, 0)
+	assert.ErrorIsf(t, err, ErrOptions, "window 0: %v, want ErrOptions", err)
 }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -24,17 +27,13 @@ func TestAnalyzeGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := Analyze(g, nil, p, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			var buf bytes.Buffer
 			if err := a.WriteText(&buf); err != nil {
 				t.Fatal(err)
 			}
 			js, err := json.MarshalIndent(a.Summary, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			buf.Write(js)
 			buf.WriteString("\n")
 			path := filepath.Join("testdata", tc.name+".golden")
@@ -47,9 +46,7 @@ func TestAnalyzeGolden(t *testing.T) {
 				}
 			}
 			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
+			require.NoErrorf(t, err, "%v (run with -update to create it)", err)
 			if !bytes.Equal(buf.Bytes(), want) {
 				t.Errorf("report differs from %s:\n--- got\n%s--- want\n%s", path, buf.Bytes(), want)
 			}
@@ -60,28 +57,19 @@ func TestAnalyzeGolden(t *testing.T) {
 func TestSummaryKeys(t *testing.T) {
 	g, p := tinyGraph(t)
 	a, err := Analyze(g, nil, p, AnalyzeOptions{Reorder: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	js, _ := json.Marshal(a.Summary)
 	var m map[string]any
-	if err := json.Unmarshal(js, &m); err != nil {
-		t.Fatal(err)
-	}
+	err = json.Unmarshal(js, &m)
+	require.NoErrorf(t, err, "%v", err)
 	for _, k := range []string{"dispatches", "barriers", "groups", "critical_path", "barriers_ggml"} {
-		if _, ok := m[k]; !ok {
-			t.Errorf("summary JSON lacks %q: %s", k, js)
-		}
+		_, ok := m[k]
+		assert.Truef(t, ok, "summary JSON lacks %q: %s", k, js)
 	}
 	cs := a.Causes()
-	if len(cs) != len(a.Barriers) || len(cs) == 0 || cs[0].Hazard != "RAW" || cs[0].Buffer != "arena" || cs[0].Second != a.Barriers[0].Before {
-		t.Errorf("causes %+v", cs)
-	}
+	assert.Falsef(t, len(cs) != len(a.Barriers) || len(cs) == 0 || cs[0].Hazard != "RAW" || cs[0].Buffer != "arena" || cs[0].Second != a.Barriers[0].Before, "causes %+v", cs)
 	s := a.Summary
-	if s.Dispatches != 4 || s.Barriers != s.CriticalPath-1 || s.Groups != s.Barriers+1 || s.BarriersGGML < s.Barriers {
-		t.Errorf("summary %+v", s)
-	}
-	if _, err := Analyze(g, nil, p, AnalyzeOptions{Reorder: true, Window: -2}); err == nil {
-		t.Error("negative window accepted")
-	}
+	assert.Falsef(t, s.Dispatches != 4 || s.Barriers != s.CriticalPath-1 || s.Groups != s.Barriers+1 || s.BarriersGGML < s.Barriers, "summary %+v", s)
+	_, err = Analyze(g, nil, p, AnalyzeOptions{Reorder: true, Window: -2})
+	assert.Errorf(t, err, "negative window accepted")
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // testdataGraphs parses every ../testdata/*.json graph and plans it with
@@ -20,9 +22,7 @@ func testdataGraphs(tb testing.TB, plan func(testing.TB, *ir.Graph, []ir.NodeID)
 } {
 	tb.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "*.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoErrorf(tb, err, "%v", err)
 	if len(files) == 0 {
 		tb.Skip("no testdata/*.json graphs")
 	}
@@ -34,17 +34,11 @@ func testdataGraphs(tb testing.TB, plan func(testing.TB, *ir.Graph, []ir.NodeID)
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		require.NoErrorf(tb, err, "%v", err)
 		g, err := ir.Parse(data)
-		if err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
+		require.NoErrorf(tb, err, "%s: %v", f, err)
 		order, err := g.Schedule()
-		if err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
+		require.NoErrorf(tb, err, "%s: %v", f, err)
 		p := plan(tb, g, order)
 		out = append(out, struct {
 			name  string
@@ -82,30 +76,19 @@ func TestTestdataGraphs(t *testing.T) {
 		for _, tg := range testdataGraphs(t, pl.plan) {
 			t.Run(pl.name+"/"+tg.name, func(t *testing.T) {
 				fixed, err := Analyze(tg.g, tg.order, tg.plan, AnalyzeOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				re, err := Analyze(tg.g, tg.order, tg.plan, AnalyzeOptions{Reorder: true})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				fs, rs := fixed.Summary, re.Summary
-				if want := max(rs.CriticalPath-1, 0); rs.Barriers != want {
-					t.Errorf("after reorder %d barriers, critical path %d", rs.Barriers, rs.CriticalPath)
-				}
-				if fs.CriticalPath != rs.CriticalPath || fs.Barriers < rs.Barriers {
-					t.Errorf("fixed %+v vs reordered %+v", fs, rs)
-				}
-				if fs.Barriers > fs.BarriersGGML {
-					t.Errorf("exact %d barriers > ggml %d", fs.Barriers, fs.BarriersGGML)
-				}
+				want := max(rs.CriticalPath-1, 0)
+				assert.Equalf(t, want, rs.Barriers, "after reorder %d barriers, critical path %d", rs.Barriers, rs.CriticalPath)
+				assert.Falsef(t, fs.CriticalPath != rs.CriticalPath || fs.Barriers < rs.Barriers, "fixed %+v vs reordered %+v", fs, rs)
+				assert.LessOrEqualf(t, fs.Barriers, fs.BarriersGGML, "exact %d barriers > ggml %d", fs.Barriers, fs.BarriersGGML)
 				ds := fixed.Stream.Dispatches
 				if err := VerifyEdges(ds, Edges(ds)); err != nil {
 					t.Error(err)
 				}
-				if len(ds) == 0 {
-					t.Error("no dispatches")
-				}
+				assert.NotEmptyf(t, ds, "no dispatches")
 				t.Logf("%d dispatches: %d barriers in schedule order, %d reordered, %d ggml, critical path %d",
 					fs.Dispatches, fs.Barriers, rs.Barriers, fs.BarriersGGML, fs.CriticalPath)
 			})
@@ -119,9 +102,7 @@ func BenchmarkTrackerTestdata(b *testing.B) {
 	for _, pl := range planners {
 		for _, tg := range testdataGraphs(b, pl.plan) {
 			st, err := FromPlan(tg.g, tg.order, tg.plan, BuildOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoErrorf(b, err, "%v", err)
 			b.Run(pl.name+"/"+tg.name, func(b *testing.B) { benchTracker(b, st.Dispatches) })
 		}
 	}

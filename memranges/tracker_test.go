@@ -3,6 +3,7 @@ package memranges
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -47,15 +48,10 @@ func TestTrackerTable(t *testing.T) {
 			tr := NewTracker(tc.mode)
 			tr.Add([]Use{tc.old})
 			got, at := tr.Check([]Use{tc.new})
-			if got != tc.conflict {
-				t.Fatalf("tracker conflict = %v, want %v", got, tc.conflict)
-			}
-			if got && at != 0 {
-				t.Fatalf("conflict at %d, want 0", at)
-			}
-			if h := Conflict(tc.mode, tc.old, tc.new); h != tc.hazardRaw {
-				t.Fatalf("Conflict = %v, want %v", h, tc.hazardRaw)
-			}
+			require.Equalf(t, tc.conflict, got, "tracker conflict = %v, want %v", got, tc.conflict)
+			require.Falsef(t, got && at != 0, "conflict at %d, want 0", at)
+			h := Conflict(tc.mode, tc.old, tc.new)
+			require.Equalf(t, tc.hazardRaw, h, "Conflict = %v, want %v", h, tc.hazardRaw)
 			tr.Reset()
 			if got, _ := tr.Check([]Use{tc.new}); got && tc.new.Valid() {
 				t.Fatalf("conflict after Reset")
@@ -83,9 +79,7 @@ func TestTrackerMatchesPairwise(t *testing.T) {
 				}
 			}
 			got, at := tr.Check(ds[j].Uses)
-			if got != want {
-				t.Fatalf("dispatch %d: tracker says %v, pairwise %v", j, got, want)
-			}
+			require.Equalf(t, want, got, "dispatch %d: tracker says %v, pairwise %v", j, got, want)
 			if got {
 				// the reported use must itself conflict with something recorded
 				found := false
@@ -96,9 +90,7 @@ func TestTrackerMatchesPairwise(t *testing.T) {
 						}
 					}
 				}
-				if !found {
-					t.Fatalf("dispatch %d: reported use %d conflicts with nothing", j, at)
-				}
+				require.Truef(t, found, "dispatch %d: reported use %d conflicts with nothing", j, at)
 			}
 			tr.Add(ds[j].Uses)
 		}
@@ -130,18 +122,14 @@ func TestIvsetMatchesBytes(t *testing.T) {
 				for x := lo; x <= last; x++ {
 					want = want || bytes[x]
 				}
-				if got := s.overlaps(m, lo, hi); got != want {
-					t.Fatalf("%v overlaps [%d,%d) = %v, want %v (set %v %v)", m, lo, hi, got, want, s.off, s.end)
-				}
-				if got := lz.overlaps(m, lo, hi); got != want {
-					t.Fatalf("lazy: %v overlaps [%d,%d) = %v, want %v (log %v)", m, lo, hi, got, want, lz.log)
-				}
-				if got := fl.overlaps(m, lo, hi); got != want {
-					t.Fatalf("filtered: %v overlaps [%d,%d) = %v, want %v (log %v, words %b)", m, lo, hi, got, want, fl.log, fl.filter.words)
-				}
-				if got := fb.overlaps(m, lo, hi); got != want {
-					t.Fatalf("filtered, budget spent: %v overlaps [%d,%d) = %v, want %v (log %v, set %v %v, words %b)", m, lo, hi, got, want, fb.log, fb.set.off, fb.set.end, fb.filter.words)
-				}
+				got := s.overlaps(m, lo, hi)
+				require.Equalf(t, want, got, "%v overlaps [%d,%d) = %v, want %v (set %v %v)", m, lo, hi, got, want, s.off, s.end)
+				got = lz.overlaps(m, lo, hi)
+				require.Equalf(t, want, got, "lazy: %v overlaps [%d,%d) = %v, want %v (log %v)", m, lo, hi, got, want, lz.log)
+				got = fl.overlaps(m, lo, hi)
+				require.Equalf(t, want, got, "filtered: %v overlaps [%d,%d) = %v, want %v (log %v, words %b)", m, lo, hi, got, want, fl.log, fl.filter.words)
+				got = fb.overlaps(m, lo, hi)
+				require.Equalf(t, want, got, "filtered, budget spent: %v overlaps [%d,%d) = %v, want %v (log %v, set %v %v, words %b)", m, lo, hi, got, want, fb.log, fb.set.off, fb.set.end, fb.filter.words)
 			}
 			if rapid.Bool().Draw(t, "add") {
 				s.add(lo, hi)
@@ -152,9 +140,7 @@ func TestIvsetMatchesBytes(t *testing.T) {
 					bytes[x] = true
 				}
 				for i := 0; i < s.len(); i++ {
-					if s.off[i] >= s.end[i] || (i > 0 && s.end[i-1] >= s.off[i]) {
-						t.Fatalf("set not sorted, disjoint and non-touching: %v %v", s.off, s.end)
-					}
+					require.Falsef(t, s.off[i] >= s.end[i] || (i > 0 && s.end[i-1] >= s.off[i]), "set not sorted, disjoint and non-touching: %v %v", s.off, s.end)
 				}
 			}
 		}
@@ -189,17 +175,12 @@ func TestPagesetTable(t *testing.T) {
 			for _, m := range tc.marks {
 				p.mark(m[0], m[1])
 			}
-			if got := p.maybe(tc.lo, tc.last); got != tc.want || p.saturated != tc.saturated {
-				t.Fatalf("maybe(%d,%d) = %v (saturated %v), want %v (%v)", tc.lo, tc.last, got, p.saturated, tc.want, tc.saturated)
-			}
+			got := p.maybe(tc.lo, tc.last)
+			require.Falsef(t, got != tc.want || p.saturated != tc.saturated, "maybe(%d,%d) = %v (saturated %v), want %v (%v)", tc.lo, tc.last, got, p.saturated, tc.want, tc.saturated)
 			p.reset()
-			if p.maybe(0, 1<<20) || p.saturated {
-				t.Fatal("marks survive reset")
-			}
+			require.Falsef(t, p.maybe(0, 1<<20) || p.saturated, "marks survive reset")
 			for _, w := range p.words {
-				if w != 0 {
-					t.Fatal("reset left a word set")
-				}
+				require.Equalf(t, uint64(0), w, "reset left a word set")
 			}
 		})
 	}
@@ -211,16 +192,10 @@ func TestPagesetTable(t *testing.T) {
 func TestLazysetFilterCoversMerged(t *testing.T) {
 	s := lazyset{filtered: true, filter: pageset{shift: 1}, scanned: 1 << 40} // never scans: always merges
 	s.add(10, 12)
-	if !s.overlaps(Exact, 10, 12) {
-		t.Fatal("recorded range not found")
-	}
-	if len(s.log) != 0 || s.set.len() != 1 {
-		t.Fatalf("expected a merge: log %v, set %v", s.log, s.set.off)
-	}
+	require.Truef(t, s.overlaps(Exact, 10, 12), "recorded range not found")
+	require.Falsef(t, len(s.log) != 0 || s.set.len() != 1, "expected a merge: log %v, set %v", s.log, s.set.off)
 	for _, lo := range []int64{0, 4, 14, 18, 22, 26, 30, 34} {
 		s.add(lo, lo+2)
 	}
-	if !s.overlaps(Exact, 10, 12) {
-		t.Fatal("filter hid a merged range")
-	}
+	require.Truef(t, s.overlaps(Exact, 10, 12), "filter hid a merged range")
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestEveryModelValidates: every zoo model (large ones with batch 1) and
@@ -27,18 +29,14 @@ func TestEveryModelValidates(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		if err := g.Validate(); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
+		err = g.Validate()
+		assert.NoErrorf(t, err, "%s: %v", f, err)
 	}
 	js, _ := filepath.Glob("../testdata/*.json")
 	for _, f := range js {
 		data, _ := os.ReadFile(f)
-		if _, err := ir.Parse(data); err != nil {
-			t.Errorf("%s: %v", f, err)
-		}
+		_, err := ir.Parse(data)
+		assert.NoErrorf(t, err, "%s: %v", f, err)
 	}
-	if len(files) == 0 || len(js) == 0 {
-		t.Fatalf("found %d models and %d graphs", len(files), len(js))
-	}
+	require.Falsef(t, len(files) == 0 || len(js) == 0, "found %d models and %d graphs", len(files), len(js))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/memranges"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestZooObjectives checks issue 14's acceptance on every zoo model: the
@@ -30,9 +31,8 @@ func TestZooObjectives(t *testing.T) {
 			}
 			a, err := memranges.Analyze(g, conc.Order, conc, memranges.AnalyzeOptions{Reorder: true}) // Verify, VerifyOrder inside
 			must(t, err)
-			if s := a.Summary; s.CriticalPath != s.DataChain {
-				t.Errorf("critical path %d after reorder, data chain %d", s.CriticalPath, s.DataChain)
-			}
+			s := a.Summary
+			assert.Equalf(t, s.DataChain, s.CriticalPath, "critical path %d after reorder, data chain %d", s.CriticalPath, s.DataChain)
 			if 100*conc.ArenaBytes > 101*conc.LowerBoundBytes {
 				t.Errorf("concurrency arena %d more than 1%% above its grouped lower bound %d", conc.ArenaBytes, conc.LowerBoundBytes)
 			}

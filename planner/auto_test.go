@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -14,9 +16,7 @@ import (
 // the stage that found it.
 func TestAutoIsDefault(t *testing.T) {
 	p, err := PlanBuffers(context.Background(), srchInput12(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if !strings.HasPrefix(p.Strategy, "auto/") {
 		t.Errorf("default strategy %q, want auto/...", p.Strategy)
 	}
@@ -33,27 +33,19 @@ func TestAutoProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs := srchGenSmall(t, 7)
 		off, err := autoPlacer{}.Place(context.Background(), bufs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, off); err != nil {
 			t.Fatalf("invalid placement: %v", err)
 		}
 		pf, err := Portfolio().Place(context.Background(), bufs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		arena := ArenaSize(bufs, off)
-		if pa := ArenaSize(bufs, pf); arena > pa {
-			t.Fatalf("auto arena %d above the portfolio's %d", arena, pa)
-		}
-		if want := srchOracleOptimum(bufs); arena != want {
-			t.Fatalf("auto arena %d, optimum %d", arena, want)
-		}
+		pa := ArenaSize(bufs, pf)
+		require.LessOrEqualf(t, arena, pa, "auto arena %d above the portfolio's %d", arena, pa)
+		want := srchOracleOptimum(bufs)
+		require.Equalf(t, want, arena, "auto arena %d, optimum %d", arena, want)
 		again, _ := autoPlacer{}.Place(context.Background(), bufs)
-		if !slices.Equal(off, again) {
-			t.Fatalf("two runs differ: %v and %v", off, again)
-		}
+		require.Truef(t, slices.Equal(off, again), "two runs differ: %v and %v", off, again)
 	})
 }
 
@@ -65,20 +57,14 @@ func TestAutoNoWorseOnMidSize(t *testing.T) {
 	for _, n := range []int{150, 300} {
 		bufs := synthetic(n)
 		off, method, err := autoPlacer{}.placeNamed(context.Background(), bufs, -1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := VerifyPlacement(bufs, off); err != nil {
-			t.Fatalf("n=%d: %v", n, err)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		err = VerifyPlacement(bufs, off)
+		require.NoErrorf(t, err, "n=%d: %v", n, err)
 		pf, _ := Portfolio().Place(context.Background(), bufs)
-		if a, pa := ArenaSize(bufs, off), ArenaSize(bufs, pf); a > pa {
-			t.Errorf("n=%d: auto arena %d above the portfolio's %d", n, a, pa)
-		}
+		a, pa := ArenaSize(bufs, off), ArenaSize(bufs, pf)
+		assert.LessOrEqualf(t, a, pa, "n=%d: auto arena %d above the portfolio's %d", n, a, pa)
 		again, _, _ := autoPlacer{}.placeNamed(context.Background(), bufs, -1)
-		if !slices.Equal(off, again) {
-			t.Errorf("n=%d (%s): two runs differ", n, method)
-		}
+		assert.Truef(t, slices.Equal(off, again), "n=%d (%s): two runs differ", n, method)
 	}
 }
 
@@ -88,18 +74,15 @@ func TestSearchWorkCapDeterministic(t *testing.T) {
 	bufs := synthetic(200)
 	run := func(work int64) *SearchResult {
 		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Minute, Work: work})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		return res
 	}
 	a, b := run(100_000), run(100_000)
 	if !slices.Equal(a.Offsets, b.Offsets) {
 		t.Errorf("two runs under the same cap differ (%s %d, %s %d)", a.Method, a.Arena, b.Method, b.Arena)
 	}
-	if err := VerifyPlacement(bufs, a.Offsets); err != nil {
-		t.Error(err)
-	}
+	err := VerifyPlacement(bufs, a.Offsets)
+	assert.NoErrorf(t, err, "%v", err)
 	seed, _ := Portfolio().Place(context.Background(), bufs)
 	if a.Arena > ArenaSize(bufs, seed) {
 		t.Errorf("arena %d above the portfolio seed's %d", a.Arena, ArenaSize(bufs, seed))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/internal/dsagen"
+	"github.com/stretchr/testify/require"
 )
 
 // synthetic returns the n buffers of dsagen.Synthetic (shaped like a
@@ -52,9 +53,7 @@ func benchPlace(b *testing.B, bufs []Buffer) {
 	cpu0 := processCPU()
 	for range b.N {
 		off, err = p.Place(context.Background(), bufs)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoErrorf(b, err, "%v", err)
 	}
 	b.StopTimer()
 	b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // inPlaceChain builds x -> Relu -> Relu -> ... (n nodes): every output may
@@ -21,9 +22,7 @@ func inPlaceChain(t testing.TB, n int) *ir.Graph {
 	}
 	b.Output(v)
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return g
 }
 
@@ -38,9 +37,7 @@ func TestInPlaceChainName(t *testing.T) {
 			}
 			g := inPlaceChain(t, n)
 			p, err := PlanGraph(context.Background(), g, nil, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if len(p.Buffers) != 1 {
 				t.Fatalf("%d buffers, want 1", len(p.Buffers))
 			}
@@ -74,13 +71,9 @@ func TestViewChain(t *testing.T) {
 			y := b.Op("Neg", nil, v)
 			b.Output(y)
 			g, err := b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			p, err := PlanGraph(context.Background(), g, nil, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if s := p.Slots[v]; s.Root != h || s.Buffer != p.Slots[h].Buffer {
 				t.Fatalf("chain end: slot %+v, want root %d in buffer %d", s, h, p.Slots[h].Buffer)
 			}

@@ -9,32 +9,25 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReadCSV(t *testing.T) {
 	bufs, err := ReadCSV(strings.NewReader("size,id,upper,lower\n8,7,3,1\n\n16,x9,9,2\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := []Buffer{{ID: 7, Start: 1, End: 3, Size: 8}, {ID: 1, Name: "x9", Start: 2, End: 9, Size: 16}}
-	if len(bufs) != len(want) || bufs[0] != want[0] || bufs[1] != want[1] {
-		t.Errorf("got %+v, want %+v", bufs, want)
-	}
+	assert.Falsef(t, len(bufs) != len(want) || bufs[0] != want[0] || bufs[1] != want[1], "got %+v, want %+v", bufs, want)
 	f, err := os.Open(filepath.Join("testdata", "aligned_fixed.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer f.Close()
 	bufs, err = ReadCSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := bufs[2]; !b.Fixed || b.Offset != 256 || b.Align != 32 {
-		t.Errorf("fixed row = %+v", b)
-	}
-	if b := bufs[0]; b.Fixed || b.Align != 64 {
-		t.Errorf("free row = %+v", b)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	b := bufs[2]
+	assert.Falsef(t, !b.Fixed || b.Offset != 256 || b.Align != 32, "fixed row = %+v", b)
+	b = bufs[0]
+	assert.Falsef(t, b.Fixed || b.Align != 64, "free row = %+v", b)
 }
 
 func TestReadCSVErrors(t *testing.T) {
@@ -56,13 +49,9 @@ func TestReadCSVErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(tc.src))
-			if !errors.Is(err, ErrCSV) {
-				t.Fatalf("error %v does not wrap ErrCSV", err)
-			}
+			require.ErrorIsf(t, err, ErrCSV, "error %v does not wrap ErrCSV", err)
 			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
+				assert.Containsf(t, err.Error(), w, "error %q lacks %q", err, w)
 			}
 		})
 	}
@@ -71,21 +60,14 @@ func TestReadCSVErrors(t *testing.T) {
 func TestCSVRoundTrip(t *testing.T) {
 	for _, name := range []string{"tiny.csv", "aligned_fixed.csv"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		bufs, err := ReadCSV(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		p, err := PlanBuffers(t.Context(), bufs, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		var out bytes.Buffer
-		if err := WriteCSV(&out, p.Buffers, p.Offsets); err != nil {
-			t.Fatal(err)
-		}
+		err = WriteCSV(&out, p.Buffers, p.Offsets)
+		require.NoErrorf(t, err, "%v", err)
 		back, err := ReadCSV(&out)
 		if err != nil {
 			t.Fatalf("%s: reading our own output: %v\n%s", name, err, out.String())
@@ -97,18 +79,15 @@ func TestCSVRoundTrip(t *testing.T) {
 				t.Errorf("%s row %d: %+v, planned at %d from %+v", name, i, back[i], p.Offsets[i], bufs[i])
 			}
 		}
-		if err := VerifyPlacement(back, p.Offsets); err != nil {
-			t.Error(err)
-		}
+		err = VerifyPlacement(back, p.Offsets)
+		assert.NoErrorf(t, err, "%v", err)
 	}
 }
 
 func FuzzReadCSV(f *testing.F) {
 	for _, name := range []string{"tiny.csv", "aligned_fixed.csv"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		require.NoErrorf(f, err, "%v", err)
 		f.Add(data)
 	}
 	f.Add([]byte("id,lower,upper,size\n1,0,4,-8\n"))
@@ -116,24 +95,18 @@ func FuzzReadCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		bufs, err := ReadCSV(bytes.NewReader(data))
 		if err != nil {
-			if !errors.Is(err, ErrCSV) {
-				t.Fatalf("error without ErrCSV: %v", err)
-			}
+			require.ErrorIsf(t, err, ErrCSV, "error without ErrCSV: %v", err)
 			return
 		}
 		for _, b := range bufs {
-			if b.End <= b.Start || b.Size < 0 || b.Align < 0 || b.Offset < 0 {
-				t.Fatalf("accepted an invalid buffer %+v", b)
-			}
+			require.Falsef(t, b.End <= b.Start || b.Size < 0 || b.Align < 0 || b.Offset < 0, "accepted an invalid buffer %+v", b)
 		}
 		if len(bufs) > 200 {
 			return
 		}
 		p, err := PlanBuffers(t.Context(), bufs, Options{})
 		if err != nil {
-			if !errors.Is(err, ErrInvalidBuffer) && !errors.Is(err, ErrFixedConflict) {
-				t.Fatalf("unexpected planning error: %v", err)
-			}
+			require.Falsef(t, !errors.Is(err, ErrInvalidBuffer) && !errors.Is(err, ErrFixedConflict), "unexpected planning error: %v", err)
 			return
 		}
 		if err := p.Verify(nil); err != nil {
@@ -175,21 +148,13 @@ func TestReadCSVLimits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			bufs, err := ReadCSVLimits(strings.NewReader(tc.src), tc.lim)
 			if tc.want == nil {
-				if err != nil {
-					t.Fatalf("rejected: %v", err)
-				}
-				if len(bufs) == 0 {
-					t.Fatal("no buffers")
-				}
+				require.NoErrorf(t, err, "rejected: %v", err)
+				require.NotEmptyf(t, bufs, "no buffers")
 				return
 			}
-			if !errors.Is(err, ErrInputLimit) || !errors.Is(err, ErrCSV) {
-				t.Fatalf("error %v does not wrap ErrInputLimit and ErrCSV", err)
-			}
+			require.Falsef(t, !errors.Is(err, ErrInputLimit) || !errors.Is(err, ErrCSV), "error %v does not wrap ErrInputLimit and ErrCSV", err)
 			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q lacks %q", err, w)
-				}
+				assert.Containsf(t, err.Error(), w, "error %q lacks %q", err, w)
 			}
 		})
 	}
@@ -200,24 +165,16 @@ func TestReadCSVLimits(t *testing.T) {
 func TestReadCSVSyntax(t *testing.T) {
 	src := "\ufeffid, lower ,upper,size\r\n\"b,1\",0,2,8\r\n \"say \"\"hi\"\"\" ,1,3, 4 \r\n7,0,1,2"
 	bufs, err := ReadCSV(strings.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := []Buffer{{ID: 0, Name: "b,1", Start: 0, End: 2, Size: 8}, {ID: 1, Name: `say "hi"`, Start: 1, End: 3, Size: 4}, {ID: 7, Start: 0, End: 1, Size: 2}}
-	if !slices.Equal(bufs, want) {
-		t.Errorf("got %+v, want %+v", bufs, want)
-	}
+	assert.Truef(t, slices.Equal(bufs, want), "got %+v, want %+v", bufs, want)
 	_, err = ReadCSV(strings.NewReader("id,lower,upper,size\nx,0,1,1\n5,0,1,1\nx,0,1,1\n5,2,3,1\n"))
 	for _, w := range []string{`line 4: duplicate id "x" (first on line 2)`, `line 5: duplicate id "5" (first on line 3)`} {
-		if err == nil || !strings.Contains(err.Error(), w) {
-			t.Errorf("error %v lacks %q", err, w)
-		}
+		assert.Falsef(t, err == nil || !strings.Contains(err.Error(), w), "error %v lacks %q", err, w)
 	}
 	_, err = ReadCSV(strings.NewReader("id,lower,upper,size\nx\"y,0,1,1\n\"z\" q,0,1,1\n"))
 	for _, w := range []string{"line 2: bare quote", "line 3: text after a quoted cell"} {
-		if err == nil || !strings.Contains(err.Error(), w) {
-			t.Errorf("error %v lacks %q", err, w)
-		}
+		assert.Falsef(t, err == nil || !strings.Contains(err.Error(), w), "error %v lacks %q", err, w)
 	}
 }
 
@@ -229,7 +186,5 @@ func TestReadCSVManyProblems(t *testing.T) {
 		fmt.Fprintf(&sb, "%d,1,0,8\n", i)
 	}
 	_, err := ReadCSV(strings.NewReader(sb.String()))
-	if err == nil || !strings.Contains(err.Error(), "5 more problems not listed") {
-		t.Errorf("error %v does not count the rest", err)
-	}
+	assert.Falsef(t, err == nil || !strings.Contains(err.Error(), "5 more problems not listed"), "error %v does not count the rest", err)
 }

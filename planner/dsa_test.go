@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/internal/longtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // dsaDir returns the DSA benchmark folder (../shared/benchmarks/dsa relative
@@ -47,14 +49,10 @@ func dsaFiles(tb testing.TB) (string, []string) {
 
 func loadDSA(tb testing.TB, path string) []Buffer {
 	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoErrorf(tb, err, "%v", err)
 	defer f.Close()
 	bufs, err := ReadCSV(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoErrorf(tb, err, "%v", err)
 	return bufs
 }
 
@@ -103,9 +101,7 @@ func TestDSAQuality(t *testing.T) {
 			}
 			for _, p := range placers {
 				off, err := p.Place(context.Background(), bufs)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				if err := VerifyPlacement(bufs, off); err != nil {
 					t.Fatalf("%s: %v", p.Name(), err)
 				}
@@ -113,9 +109,8 @@ func TestDSAQuality(t *testing.T) {
 				r := float64(arena) / float64(lb)
 				line = append(line, p.Name()+"="+ftoa(r))
 				if p.Name() == "portfolio" {
-					if want, ok := bestGreedy[name]; ok && r > want+5e-5 {
-						t.Errorf("portfolio arena/LB %.6f > best greedy %.6f", r, want)
-					}
+					want, ok := bestGreedy[name]
+					assert.Falsef(t, ok && r > want+5e-5, "portfolio arena/LB %.6f > best greedy %.6f", r, want)
 				}
 			}
 			t.Logf("n=%d LB=%d %s", len(bufs), lb, strings.Join(line, " "))

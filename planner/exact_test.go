@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -71,18 +72,14 @@ func TestExactOptimalSmall(t *testing.T) {
 		bufs := srchGenSmall(t, 9)
 		want := srchOracleOptimum(bufs)
 		res, err := Search(context.Background(), bufs, SearchConfig{Budget: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
 			t.Fatalf("invalid placement: %v", err)
 		}
 		if res.Arena != want {
 			t.Fatalf("arena %d, optimum %d (LB %d, method %s)", res.Arena, want, res.LB, res.Method)
 		}
-		if !res.Optimal {
-			t.Fatalf("optimum %d reached but not proven", want)
-		}
+		require.Truef(t, res.Optimal, "optimum %d reached but not proven", want)
 	})
 }
 
@@ -99,12 +96,10 @@ func TestExactInfeasibleProof(t *testing.T) {
 		in := newSrchInst(bufs, idx, nil, nil)
 		r := newSrchRun(in)
 		for _, rank := range srchOrders(in) {
-			if st := r.solve(opt-1, rank, 1<<40); st != srchInfeasible {
-				t.Fatalf("capacity %d below optimum %d: status %d", opt-1, opt, st)
-			}
-			if st := r.solve(opt, rank, 1<<40); st != srchFound {
-				t.Fatalf("capacity %d = optimum: status %d", opt, st)
-			}
+			st := r.solve(opt-1, rank, 1<<40)
+			require.Equalf(t, srchInfeasible, st, "capacity %d below optimum %d: status %d", opt-1, opt, st)
+			st = r.solve(opt, rank, 1<<40)
+			require.Equalf(t, srchFound, st, "capacity %d = optimum: status %d", opt, st)
 		}
 	})
 }
@@ -152,9 +147,7 @@ func TestSearchPerfectPacking(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs, capacity := srchGenPacked(t, 60)
 		res, err := Search(context.Background(), bufs, SearchConfig{Budget: 500 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
 			t.Fatalf("invalid placement: %v", err)
 		}
@@ -167,7 +160,5 @@ func TestSearchPerfectPacking(t *testing.T) {
 		}
 	})
 	t.Logf("reached LB on %d of %d", hits, total)
-	if total == 0 || hits*100 < 95*total {
-		t.Fatalf("reached LB on %d of %d packable instances, want >= 95%%", hits, total)
-	}
+	require.Falsef(t, total == 0 || hits*100 < 95*total, "reached LB on %d of %d packable instances, want >= 95%%", hits, total)
 }

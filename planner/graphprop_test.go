@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -72,9 +73,7 @@ func TestRandomGraphPlans(t *testing.T) {
 			Strategy:       rapid.SampledFrom([]string{"portfolio", "size", "lifespan", "firstfit"}).Draw(t, "strategy"),
 		}
 		p, err := PlanGraph(context.Background(), g, nil, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := p.Verify(g); err != nil {
 			t.Fatal(err)
 		}
@@ -82,9 +81,7 @@ func TestRandomGraphPlans(t *testing.T) {
 			t.Fatalf("LB %d arena %d unshared %d", p.LowerBoundBytes, p.ArenaBytes, p.UnsharedBytes)
 		}
 		again, _ := PlanGraph(context.Background(), g, nil, opts)
-		if !slices.Equal(p.Offsets, again.Offsets) || !slices.Equal(p.Slots, again.Slots) {
-			t.Fatal("two plans of one graph differ")
-		}
+		require.Falsef(t, !slices.Equal(p.Offsets, again.Offsets) || !slices.Equal(p.Slots, again.Slots), "two plans of one graph differ")
 		checkNoLiveAliasing(t, g, p)
 	})
 }
@@ -167,14 +164,10 @@ func TestPlanVerifyCatchesCorruption(t *testing.T) {
 	b.Output(q)
 	b.Pin(p1, "host reads it")
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	fresh := func() *Plan {
 		p, err := PlanGraph(context.Background(), g, nil, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := p.Verify(g); err != nil {
 			t.Fatalf("fresh plan fails: %v", err)
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -36,13 +38,9 @@ func nodeIDs(g *ir.Graph, names ...string) []ir.NodeID {
 func TestASAPALAPAndDataChain(t *testing.T) {
 	g, _ := irtest.MustBuild(t, diamond)
 	order, err := g.Schedule()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	dg, err := newDepGraph(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	asap, depth := dg.asap(order)
 	alap := dg.alap(order, depth)
 	ids := nodeIDs(g, "a", "b", "c", "d")
@@ -50,12 +48,9 @@ func TestASAPALAPAndDataChain(t *testing.T) {
 	for _, n := range ids {
 		gotASAP, gotALAP = append(gotASAP, asap[n]), append(gotALAP, alap[n])
 	}
-	if depth != 3 || !slices.Equal(gotASAP, []int{0, 0, 1, 2}) || !slices.Equal(gotALAP, []int{0, 1, 1, 2}) {
-		t.Errorf("depth %d, ASAP %v, ALAP %v; want 3, [0 0 1 2], [0 1 1 2]", depth, gotASAP, gotALAP)
-	}
-	if dc, err := DataChain(g); err != nil || dc != 3 {
-		t.Errorf("DataChain = %d, %v; want 3", dc, err)
-	}
+	assert.Falsef(t, depth != 3 || !slices.Equal(gotASAP, []int{0, 0, 1, 2}) || !slices.Equal(gotALAP, []int{0, 1, 1, 2}), "depth %d, ASAP %v, ALAP %v; want 3, [0 0 1 2], [0 1 1 2]", depth, gotASAP, gotALAP)
+	dc, err := DataChain(g)
+	assert.Falsef(t, err != nil || dc != 3, "DataChain = %d, %v; want 3", dc, err)
 }
 
 // TestViewsContractInDataChain: a pure view node is no dispatch, and a
@@ -73,15 +68,12 @@ output y
 		t.Errorf("DataChain = %d, %v; want 2 (Exp, Exp; the reshapes launch nothing)", dc, err)
 	}
 	p, err := PlanGraph(context.Background(), g, nil, Options{Objective: ObjectiveConcurrency})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if p.Steps != 2 {
 		t.Errorf("concurrency plan has %d groups, want 2", p.Steps)
 	}
-	if err := p.Verify(g); err != nil {
-		t.Error(err)
-	}
+	err = p.Verify(g)
+	assert.NoErrorf(t, err, "%v", err)
 }
 
 func TestCheckGroupsFailsOnCorruptGroupings(t *testing.T) {
@@ -115,28 +107,22 @@ func TestCheckGroupsFailsOnCorruptGroupings(t *testing.T) {
 		"skips a group":          {"a": 0, "b": 0, "c": 2, "d": 3},
 	} {
 		o, gr := sortedGroups(bad)
-		if err := CheckGroups(g, o, gr); !errors.Is(err, ErrGroups) {
-			t.Errorf("%s: CheckGroups = %v, want ErrGroups", name, err)
-		}
-		if _, err := PlanGrouped(context.Background(), g, order, at(bad), Options{}); !errors.Is(err, ErrGroups) {
-			t.Errorf("%s: PlanGrouped = %v, want ErrGroups", name, err)
-		}
+		err := CheckGroups(g, o, gr)
+		assert.ErrorIsf(t, err, ErrGroups, "%s: CheckGroups = %v, want ErrGroups", name, err)
+		_, err = PlanGrouped(context.Background(), g, order, at(bad), Options{})
+		assert.ErrorIsf(t, err, ErrGroups, "%s: PlanGrouped = %v, want ErrGroups", name, err)
 	}
 	if err := CheckGroups(g, o, gr[1:]); !errors.Is(err, ErrGroups) {
 		t.Errorf("short groups: %v, want ErrGroups", err)
 	}
 	// Verify fails on a plan whose grouping was corrupted after planning.
 	p, err := PlanGrouped(context.Background(), g, order, at(map[string]int{"a": 0, "b": 0, "c": 1, "d": 2}), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Verify(g); err != nil {
-		t.Fatalf("grouped plan does not verify: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = p.Verify(g)
+	require.NoErrorf(t, err, "grouped plan does not verify: %v", err)
 	p.Groups = make([]int, len(p.Groups)) // everything in group 0
-	if err := p.Verify(g); !errors.Is(err, ErrGroups) {
-		t.Errorf("Verify of a corrupted grouping = %v, want ErrGroups", err)
-	}
+	err = p.Verify(g)
+	assert.ErrorIsf(t, err, ErrGroups, "Verify of a corrupted grouping = %v, want ErrGroups", err)
 }
 
 // TestGroupedLifespans: lifespans are in groups, and in place needs every
@@ -173,23 +159,16 @@ output y
 	}
 	// a and c in one group: a may not write over h, which c reads.
 	p, err := PlanGrouped(context.Background(), g, order, group(0, 1, 1, 2), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h, a := name(p, "h"), name(p, "a"); h.ID == a.ID || h.Start != 0 || h.End != 2 || a.Start != 1 || a.End != 3 {
-		t.Errorf("a and c together: h %+v, a %+v; want separate buffers h [0,2), a [1,3)", h, a)
-	}
-	if err := p.Verify(g); err != nil {
-		t.Error(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	h, a := name(p, "h"), name(p, "a")
+	assert.Falsef(t, h.ID == a.ID || h.Start != 0 || h.End != 2 || a.Start != 1 || a.End != 3, "a and c together: h %+v, a %+v; want separate buffers h [0,2), a [1,3)", h, a)
+	err = p.Verify(g)
+	assert.NoErrorf(t, err, "%v", err)
 	// c one group before a: a writes over h in place.
 	p, err = PlanGrouped(context.Background(), g, order, group(0, 2, 1, 3), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h, a := name(p, "h"), name(p, "a"); h.ID != a.ID || h.Start != 0 || h.End != 4 {
-		t.Errorf("c before a: h %+v, a %+v; want one buffer [0,4)", h, a)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	h, a = name(p, "h"), name(p, "a")
+	assert.Falsef(t, h.ID != a.ID || h.Start != 0 || h.End != 4, "c before a: h %+v, a %+v; want one buffer [0,4)", h, a)
 	if p.Steps != 4 {
 		t.Errorf("Steps = %d, want 4 groups", p.Steps)
 	}
@@ -199,12 +178,9 @@ func TestObjectives(t *testing.T) {
 	g, _ := irtest.MustBuild(t, diamond)
 	for _, obj := range append(Objectives(), "") {
 		p, err := PlanGraph(context.Background(), g, nil, Options{Objective: obj})
-		if err != nil {
-			t.Fatalf("%q: %v", obj, err)
-		}
-		if err := p.Verify(g); err != nil {
-			t.Errorf("%q: %v", obj, err)
-		}
+		require.NoErrorf(t, err, "%q: %v", obj, err)
+		err = p.Verify(g)
+		assert.NoErrorf(t, err, "%q: %v", obj, err)
 		if p.LowerBoundBytes > p.ArenaBytes {
 			t.Errorf("%q: lower bound %d > arena %d", obj, p.LowerBoundBytes, p.ArenaBytes)
 		}
@@ -213,9 +189,7 @@ func TestObjectives(t *testing.T) {
 		t.Errorf("unknown objective: %v, want ErrObjective", err)
 	}
 	p, err := PlanGraph(context.Background(), g, nil, Options{Objective: ObjectiveConcurrency})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if p.Steps != 3 || p.Groups == nil {
 		t.Errorf("concurrency plan: %d groups (%v), want 3", p.Steps, p.Groups)
 	}
@@ -238,9 +212,7 @@ func TestRandomGraphObjectives(t *testing.T) {
 			Strategy:       rapid.SampledFrom([]string{"portfolio", "size", "firstfit"}).Draw(t, "strategy"),
 		}
 		p, err := PlanGraph(context.Background(), g, nil, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := p.Verify(g); err != nil {
 			t.Fatal(err)
 		}
@@ -250,9 +222,7 @@ func TestRandomGraphObjectives(t *testing.T) {
 			}
 		}
 		chain, err := DataChain(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if opts.Objective == ObjectiveConcurrency && p.Steps != max(int64(chain), 1) {
 			t.Fatalf("concurrency plan: %d groups, data chain %d", p.Steps, chain)
 		}
@@ -304,23 +274,17 @@ func TestRandomGraphObjectives(t *testing.T) {
 // TestGroupingAPIsRejectBadInput: nil and invalid graphs are errors, not
 // panics.
 func TestGroupingAPIsRejectBadInput(t *testing.T) {
-	if _, err := DataChain(nil); !errors.Is(err, ErrGraph) {
-		t.Errorf("DataChain(nil) = %v", err)
-	}
-	if _, _, err := ConcurrencyGrouping(nil, nil, Options{}); !errors.Is(err, ErrGraph) {
-		t.Errorf("ConcurrencyGrouping(nil) = %v", err)
-	}
-	if err := CheckGroups(nil, nil, nil); !errors.Is(err, ErrGroups) {
-		t.Errorf("CheckGroups(nil) = %v", err)
-	}
+	_, err := DataChain(nil)
+	assert.ErrorIsf(t, err, ErrGraph, "DataChain(nil) = %v", err)
+	_, _, err = ConcurrencyGrouping(nil, nil, Options{})
+	assert.ErrorIsf(t, err, ErrGraph, "ConcurrencyGrouping(nil) = %v", err)
+	err = CheckGroups(nil, nil, nil)
+	assert.ErrorIsf(t, err, ErrGroups, "CheckGroups(nil) = %v", err)
 	g, _ := irtest.MustBuild(t, diamond)
-	if _, _, err := ConcurrencyGrouping(g, []ir.NodeID{0}, Options{}); !errors.Is(err, ErrGraph) {
-		t.Errorf("ConcurrencyGrouping with a partial order = %v", err)
-	}
-	if _, err := PlanGrouped(context.Background(), g, nil, []int{0}, Options{}); !errors.Is(err, ErrGroups) {
-		t.Errorf("PlanGrouped with too few groups = %v", err)
-	}
-	if err := CheckGroups(g, []ir.NodeID{0, 99}, []int{0, 1}); !errors.Is(err, ErrGroups) {
-		t.Errorf("CheckGroups with a node out of range = %v", err)
-	}
+	_, _, err = ConcurrencyGrouping(g, []ir.NodeID{0}, Options{})
+	assert.ErrorIsf(t, err, ErrGraph, "ConcurrencyGrouping with a partial order = %v", err)
+	_, err = PlanGrouped(context.Background(), g, nil, []int{0}, Options{})
+	assert.ErrorIsf(t, err, ErrGroups, "PlanGrouped with too few groups = %v", err)
+	err = CheckGroups(g, []ir.NodeID{0, 99}, []int{0, 1})
+	assert.ErrorIsf(t, err, ErrGroups, "CheckGroups with a node out of range = %v", err)
 }

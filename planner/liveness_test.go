@@ -10,6 +10,8 @@ import (
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // liveCase states a graph in the irtest fixture language and the slots the
@@ -171,9 +173,7 @@ func TestLivenessRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, names := irtest.MustBuild(t, tc.src)
 			p, err := PlanGraph(context.Background(), g, nil, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if err := p.Verify(g); err != nil {
 				t.Fatalf("plan does not verify: %v", err)
 			}
@@ -186,9 +186,7 @@ func checkLive(t *testing.T, g *ir.Graph, p *Plan, names map[string]ir.ValueID, 
 	t.Helper()
 	id := func(n string) ir.ValueID {
 		v, ok := names[n]
-		if !ok {
-			t.Fatalf("no value %q in the fixture", n)
-		}
+		require.Truef(t, ok, "no value %q in the fixture", n)
 		return v
 	}
 	for n, want := range tc.live {
@@ -198,9 +196,7 @@ func checkLive(t *testing.T, g *ir.Graph, p *Plan, names map[string]ir.ValueID, 
 			b := p.Buffers[s.Buffer]
 			got = fmt.Sprintf("[%d,%d)", b.Start, b.End)
 		}
-		if got != want {
-			t.Errorf("%s lives %s, want %s", n, got, want)
-		}
+		assert.Equalf(t, want, got, "%s lives %s, want %s", n, got, want)
 	}
 	group := map[string]int{}
 	for i, grp := range tc.same {
@@ -219,34 +215,27 @@ func checkLive(t *testing.T, g *ir.Graph, p *Plan, names map[string]ir.ValueID, 
 		for _, b := range arena[i+1:] {
 			shared := p.Slots[id(a)].Buffer == p.Slots[id(b)].Buffer
 			want := group[a] != 0 && group[a] == group[b]
-			if shared != want {
-				t.Errorf("%s and %s share a buffer: %v, want %v", a, b, shared, want)
-			}
+			assert.Equalf(t, want, shared, "%s and %s share a buffer: %v, want %v", a, b, shared, want)
 		}
 	}
 	for _, n := range arena {
 		s := p.Slots[id(n)]
-		if got := s.Offset - p.Offsets[s.Buffer]; got != tc.off[n] {
-			t.Errorf("%s at byte %d of its buffer, want %d", n, got, tc.off[n])
-		}
+		got := s.Offset - p.Offsets[s.Buffer]
+		assert.Equalf(t, tc.off[n], got, "%s at byte %d of its buffer, want %d", n, got, tc.off[n])
 	}
 }
 
 func TestPlanGraphRejectsBadInput(t *testing.T) {
 	g, _ := irtest.MustBuild(t, "x = input f32[2]\nh = Exp x\nj = Exp h\noutput j\n")
-	if _, err := PlanGraph(context.Background(), nil, nil, Options{}); !errors.Is(err, ErrGraph) {
-		t.Errorf("nil graph: %v", err)
-	}
-	if _, err := PlanGraph(context.Background(), g, []ir.NodeID{1, 0}, Options{}); !errors.Is(err, ErrGraph) || !errors.Is(err, ir.ErrSchedule) {
-		t.Errorf("backwards schedule: %v", err)
-	}
-	if _, err := PlanGraph(context.Background(), g, nil, Options{Strategy: "nope"}); !errors.Is(err, ErrUnknownStrategy) {
-		t.Errorf("unknown strategy: %v", err)
-	}
+	_, err := PlanGraph(context.Background(), nil, nil, Options{})
+	assert.ErrorIsf(t, err, ErrGraph, "nil graph: %v", err)
+	_, err = PlanGraph(context.Background(), g, []ir.NodeID{1, 0}, Options{})
+	assert.Falsef(t, !errors.Is(err, ErrGraph) || !errors.Is(err, ir.ErrSchedule), "backwards schedule: %v", err)
+	_, err = PlanGraph(context.Background(), g, nil, Options{Strategy: "nope"})
+	assert.ErrorIsf(t, err, ErrUnknownStrategy, "unknown strategy: %v", err)
 	g.Nodes[1].Inputs[0] = 99
-	if _, err := PlanGraph(context.Background(), g, nil, Options{}); !errors.Is(err, ErrGraph) || !strings.Contains(err.Error(), "validate") {
-		t.Errorf("invalid graph: %v", err)
-	}
+	_, err = PlanGraph(context.Background(), g, nil, Options{})
+	assert.Falsef(t, !errors.Is(err, ErrGraph) || !strings.Contains(err.Error(), "validate"), "invalid graph: %v", err)
 }
 
 // TestTestdataGraphsPlan plans every testdata graph with and without in
@@ -255,14 +244,10 @@ func TestTestdataGraphsPlan(t *testing.T) {
 	for name := range irtest.Testdata {
 		t.Run(name, func(t *testing.T) {
 			g, err := irtest.Graph(name)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			for _, opts := range []Options{{}, {DisableInPlace: true}, {PlaceInputs: true}, {Align: 256, Strategy: "lifespan"}} {
 				p, err := PlanGraph(context.Background(), g, nil, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				if err := p.Verify(g); err != nil {
 					t.Fatalf("%+v: %v", opts, err)
 				}

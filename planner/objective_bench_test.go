@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // layeredGraph builds n f32[16,16] nodes in a random layered DAG: each
@@ -44,9 +45,8 @@ func BenchmarkObjectives(b *testing.B) {
 				var p *Plan
 				for b.Loop() {
 					var err error
-					if p, err = PlanGraph(context.Background(), g, nil, Options{Objective: obj, Strategy: "portfolio"}); err != nil {
-						b.Fatal(err)
-					}
+					p, err = PlanGraph(context.Background(), g, nil, Options{Objective: obj, Strategy: "portfolio"})
+					require.NoErrorf(b, err, "%v", err)
 				}
 				b.ReportMetric(float64(p.Steps), "groups")
 				b.ReportMetric(float64(p.ArenaBytes), "arena")

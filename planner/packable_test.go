@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The packable instances (testdata/packable/pN.csv, written by
@@ -16,9 +19,7 @@ const packableCapacity = 1 << 20
 
 func packableFiles(tb testing.TB) []string {
 	files, err := filepath.Glob(filepath.Join("testdata", "packable", "p*.csv"))
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no packable instances: %v", err)
-	}
+	require.Falsef(tb, err != nil || len(files) == 0, "no packable instances: %v", err)
 	return files
 }
 
@@ -28,12 +29,9 @@ func TestPackableInstances(t *testing.T) {
 	for _, f := range packableFiles(t) {
 		bufs := loadDSA(t, f)
 		n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "p"), ".csv"))
-		if err != nil || len(bufs) != n {
-			t.Errorf("%s: %d buffers", f, len(bufs))
-		}
-		if lb := LowerBound(bufs); lb != packableCapacity {
-			t.Errorf("%s: lower bound %d, want %d", f, lb, packableCapacity)
-		}
+		assert.Falsef(t, err != nil || len(bufs) != n, "%s: %d buffers", f, len(bufs))
+		lb := LowerBound(bufs)
+		assert.Equalf(t, int64(packableCapacity), lb, "%s: lower bound %d, want %d", f, lb, packableCapacity)
 	}
 }
 
@@ -47,9 +45,7 @@ func BenchmarkSearchPackable(b *testing.B) {
 		b.Run(strings.TrimSuffix(filepath.Base(f), ".csv"), func(b *testing.B) {
 			for b.Loop() {
 				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoErrorf(b, err, "%v", err)
 				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -29,17 +30,14 @@ func TestPeakOrderExample(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			off, err := placeInOrder(context.Background(), bufs, tc.order, bestFit, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if !slices.Equal(off, tc.want) || ArenaSize(bufs, off) != tc.arena {
 				t.Fatalf("order %v: offsets %v arena %d, want %v arena %d", tc.order, off, ArenaSize(bufs, off), tc.want, tc.arena)
 			}
 		})
 	}
-	if got := peakOrder(bufs); !slices.Equal(got, []int{0, 1, 2, 3}) {
-		t.Fatalf("peak order %v, want [0 1 2 3]", got)
-	}
+	got := peakOrder(bufs)
+	require.Truef(t, slices.Equal(got, []int{0, 1, 2, 3}), "peak order %v, want [0 1 2 3]", got)
 }
 
 // TestPeakOrderProperties: the peak order is a permutation; its first group
@@ -49,9 +47,8 @@ func TestPeakOrderProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs := srchGenSmall(t, 30)
 		order := peakOrder(bufs)
-		if got := slices.Sorted(slices.Values(order)); !slices.Equal(got, seqInts(len(bufs))) {
-			t.Fatalf("not a permutation: %v", order)
-		}
+		got := slices.Sorted(slices.Values(order))
+		require.Truef(t, slices.Equal(got, seqInts(len(bufs))), "not a permutation: %v", order)
 		// Oracle: the live totals step by step.
 		var end int64
 		for _, b := range bufs {
@@ -78,19 +75,13 @@ func TestPeakOrderProperties(t *testing.T) {
 		if best > 0 {
 			first := slices.Clone(order[:len(live)])
 			for k := 1; k < len(first); k++ {
-				if lifespan(&bufs[first[k-1]]) < lifespan(&bufs[first[k]]) {
-					t.Fatalf("first group %v not longest first", first)
-				}
+				require.GreaterOrEqualf(t, lifespan(&bufs[first[k-1]]), lifespan(&bufs[first[k]]), "first group %v not longest first", first)
 			}
 			slices.Sort(first)
-			if !slices.Equal(first, live) {
-				t.Fatalf("first group %v, want the buffers live at step %d: %v", first, peak, live)
-			}
+			require.Truef(t, slices.Equal(first, live), "first group %v, want the buffers live at step %d: %v", first, peak, live)
 		}
 		off, err := placeInOrder(context.Background(), bufs, order, bestFit, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, off); err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,10 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -90,9 +91,7 @@ func TestPlacementProperties(t *testing.T) {
 				t.Fatalf("%s: two runs differ", p.Name())
 			}
 			offS, err := p.Place(context.Background(), shuffled)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			if a := ArenaSize(shuffled, offS); a != arena {
 				t.Fatalf("%s: shuffled input gives arena %d, not %d", p.Name(), a, arena)
 			}
@@ -171,12 +170,9 @@ func TestPortfolioNeverBeatsOptimum(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs := genBuffers(t, 7, rapid.Bool().Draw(t, "aligned"), rapid.Bool().Draw(t, "fixed"))
 		off, err := Portfolio().Place(context.Background(), bufs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, opt := ArenaSize(bufs, off), optimum(bufs); a < opt {
-			t.Fatalf("portfolio arena %d below the exhaustive optimum %d: the oracle or the verifier is wrong", a, opt)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		a, opt := ArenaSize(bufs, off), optimum(bufs)
+		require.GreaterOrEqualf(t, a, opt, "portfolio arena %d below the exhaustive optimum %d: the oracle or the verifier is wrong", a, opt)
 	})
 }
 
@@ -198,13 +194,9 @@ func TestPortfolioOptimalRate(t *testing.T) {
 			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + 1 + rng.Int64N(6), Size: 1 + rng.Int64N(16)}
 		}
 		off, err := Portfolio().Place(context.Background(), bufs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		a, opt := ArenaSize(bufs, off), optimum(bufs)
-		if a < opt {
-			t.Fatalf("arena %d below optimum %d for %+v", a, opt, bufs)
-		}
+		require.GreaterOrEqualf(t, a, opt, "arena %d below optimum %d for %+v", a, opt, bufs)
 		if a == opt {
 			optimal++
 		}
@@ -221,12 +213,10 @@ func TestOptimumOracle(t *testing.T) {
 		{ID: 1, Start: 1, End: 3, Size: 1},
 		{ID: 2, Start: 2, End: 4, Size: 1},
 	}
-	if got := optimum(bufs); got != 2 {
-		t.Errorf("optimum of a 1-1-1 staircase = %d, want 2", got)
-	}
-	if got := optimum([]Buffer{{Start: 0, End: 1, Size: 10, Align: 64}, {Start: 0, End: 1, Size: 54}}); got != 64 {
-		t.Errorf("optimum with alignment = %d, want 64", got)
-	}
+	got := optimum(bufs)
+	assert.Equalf(t, int64(2), got, "optimum of a 1-1-1 staircase = %d, want 2", got)
+	got = optimum([]Buffer{{Start: 0, End: 1, Size: 10, Align: 64}, {Start: 0, End: 1, Size: 54}})
+	assert.Equalf(t, int64(64), got, "optimum with alignment = %d, want 64", got)
 }
 
 func TestVerifyPlacementCatchesCorruption(t *testing.T) {
@@ -237,9 +227,8 @@ func TestVerifyPlacementCatchesCorruption(t *testing.T) {
 		{ID: 4, Start: 0, End: 8, Size: 8, Fixed: true, Offset: 256},
 	}
 	good := []int64{0, 64, 0, 256}
-	if err := VerifyPlacement(bufs, good); err != nil {
-		t.Fatalf("valid placement rejected: %v", err)
-	}
+	err := VerifyPlacement(bufs, good)
+	require.NoErrorf(t, err, "valid placement rejected: %v", err)
 	cases := []struct {
 		name    string
 		offsets []int64
@@ -256,17 +245,14 @@ func TestVerifyPlacementCatchesCorruption(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := VerifyPlacement(bufs, tc.offsets)
 			for _, w := range tc.want {
-				if !errors.Is(err, w) {
-					t.Errorf("error %v does not wrap %v", err, w)
-				}
+				assert.ErrorIsf(t, err, w, "error %v does not wrap %v", err, w)
 			}
 		})
 	}
 	// Buffers that touch in time ([0,4) and [4,8)) or in memory may share.
 	touching := []Buffer{{Start: 0, End: 4, Size: 8}, {Start: 4, End: 8, Size: 8}, {Start: 0, End: 8, Size: 8}}
-	if err := VerifyPlacement(touching, []int64{0, 0, 8}); err != nil {
-		t.Errorf("half-open ranges rejected: %v", err)
-	}
+	err = VerifyPlacement(touching, []int64{0, 0, 8})
+	assert.NoErrorf(t, err, "half-open ranges rejected: %v", err)
 }
 
 func TestLowerBound(t *testing.T) {
@@ -281,9 +267,8 @@ func TestLowerBound(t *testing.T) {
 		{"sizes are not rounded to alignment", []Buffer{{Start: 0, End: 1, Size: 10, Align: 64}, {Start: 0, End: 1, Size: 54}}, 64},
 	}
 	for _, tc := range cases {
-		if got := LowerBound(tc.bufs); got != tc.want {
-			t.Errorf("%s: LowerBound = %d, want %d", tc.name, got, tc.want)
-		}
+		got := LowerBound(tc.bufs)
+		assert.Equalf(t, tc.want, got, "%s: LowerBound = %d, want %d", tc.name, got, tc.want)
 	}
 }
 
@@ -305,21 +290,15 @@ func TestPlaceRejectsInvalidBuffers(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	names := PlacerNames()
-	if !slices.IsSorted(names) {
-		t.Errorf("PlacerNames not sorted: %v", names)
-	}
+	assert.Truef(t, slices.IsSorted(names), "PlacerNames not sorted: %v", names)
 	for _, want := range []string{"portfolio", "size", "lifespan", "area", "firstfit", "start"} {
 		p, err := PlacerByName(want, Options{})
-		if err != nil || p.Name() != want {
-			t.Errorf("PlacerByName(%q) = %v, %v", want, p, err)
-		}
+		assert.Falsef(t, err != nil || p.Name() != want, "PlacerByName(%q) = %v, %v", want, p, err)
 	}
-	if p, err := PlacerByName("", Options{}); err != nil || p.Name() != "auto" {
-		t.Errorf(`PlacerByName("") = %v, %v`, p, err)
-	}
-	if _, err := PlacerByName("bogus", Options{}); !errors.Is(err, ErrUnknownStrategy) {
-		t.Errorf("unknown name: %v", err)
-	}
+	p, err := PlacerByName("", Options{})
+	assert.Falsef(t, err != nil || p.Name() != "auto", `PlacerByName("") = %v, %v`, p, err)
+	_, err = PlacerByName("bogus", Options{})
+	assert.ErrorIsf(t, err, ErrUnknownStrategy, "unknown name: %v", err)
 }
 
 func TestPlacementHonoursCancellation(t *testing.T) {
@@ -329,9 +308,8 @@ func TestPlacementHonoursCancellation(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Portfolio().Place(ctx, bufs); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled placement returned %v", err)
-	}
+	_, err := Portfolio().Place(ctx, bufs)
+	assert.ErrorIsf(t, err, context.Canceled, "cancelled placement returned %v", err)
 }
 
 // TestVerifyPlacementCapsList: with every offset 0, 2,000 buffers alive at
@@ -345,21 +323,14 @@ func TestVerifyPlacementCapsList(t *testing.T) {
 		bufs[i] = Buffer{ID: int64(i), Start: 0, End: 1, Size: 8}
 	}
 	err := VerifyPlacement(bufs, make([]int64, n))
-	if !errors.Is(err, ErrOverlap) {
-		t.Fatalf("error %v does not wrap ErrOverlap", err)
-	}
+	require.ErrorIsf(t, err, ErrOverlap, "error %v does not wrap ErrOverlap", err)
 	var joined interface{ Unwrap() []error }
-	if !errors.As(err, &joined) {
-		t.Fatalf("error %T is not a joined list", err)
-	}
+	require.Truef(t, errors.As(err, &joined), "error %T is not a joined list", err)
 	list := joined.Unwrap()
-	if len(list) != maxOverlapErrors+1 {
-		t.Fatalf("%d errors listed, want %d plus the count", len(list), maxOverlapErrors)
-	}
+	require.Lenf(t, list, maxOverlapErrors+1, "%d errors listed, want %d plus the count", len(list), maxOverlapErrors)
 	wantMore := fmt.Sprintf("%d more buffers overlap", n-1-maxOverlapErrors)
-	if last := list[len(list)-1].Error(); !strings.Contains(last, wantMore) {
-		t.Fatalf("last error %q, want it to say %q", last, wantMore)
-	}
+	last := list[len(list)-1].Error()
+	require.Containsf(t, last, wantMore, "last error %q, want it to say %q", last, wantMore)
 }
 
 // TestSweepAgreesWithPairs: the sweep reports a conflict exactly when the
@@ -395,9 +366,7 @@ func TestSweepAgreesWithPairs(t *testing.T) {
 			}
 		}
 		pairs, more := sweepConflicts(spans, n)
-		if more != 0 || (len(pairs) > 0) != any {
-			t.Fatalf("sweep found %d pairs (+%d), oracle overlap %v", len(pairs), more, any)
-		}
+		require.Falsef(t, more != 0 || (len(pairs) > 0) != any, "sweep found %d pairs (+%d), oracle overlap %v", len(pairs), more, any)
 		for _, c := range pairs {
 			if !overlap(spans[c.Earlier], spans[c.Later]) {
 				t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
@@ -413,12 +382,9 @@ func TestVerifyPlacementNearMaxInt64(t *testing.T) {
 	const top = math.MaxInt64
 	bufs := []Buffer{{ID: 1, Start: 0, End: 10, Size: 8}, {ID: 2, Start: 0, End: 10, Size: 8}, {ID: 3, Start: 0, End: 10, Size: 8}}
 	err := VerifyPlacement(bufs, []int64{0, top, top})
-	if !errors.Is(err, ErrOverlap) || !errors.Is(err, ErrOutsideArena) {
-		t.Fatalf("got %v, want an overlap and an end past int64", err)
-	}
-	if err := VerifyPlacement(bufs[:2], []int64{0, top - 8}); err != nil {
-		t.Fatalf("a buffer ending exactly at 2^63-1 is valid: %v", err)
-	}
+	require.Falsef(t, !errors.Is(err, ErrOverlap) || !errors.Is(err, ErrOutsideArena), "got %v, want an overlap and an end past int64", err)
+	err = VerifyPlacement(bufs[:2], []int64{0, top - 8})
+	require.NoErrorf(t, err, "a buffer ending exactly at 2^63-1 is valid: %v", err)
 }
 
 // TestVerifyPlacementManyLive: 300k buffers live at once (one lifespan),
@@ -433,11 +399,9 @@ func TestVerifyPlacementManyLive(t *testing.T) {
 		bufs[i] = Buffer{ID: int64(i), Start: 0, End: 1, Size: 64, Align: 64}
 		off[i] = int64(n-1-i) * 64
 	}
-	if err := VerifyPlacement(bufs, off); err != nil {
-		t.Fatal(err)
-	}
+	err := VerifyPlacement(bufs, off)
+	require.NoErrorf(t, err, "%v", err)
 	off[n/2] = off[n/3]
-	if err := VerifyPlacement(bufs, off); !errors.Is(err, ErrOverlap) {
-		t.Fatalf("moved buffer: %v", err)
-	}
+	err = VerifyPlacement(bufs, off)
+	require.ErrorIsf(t, err, ErrOverlap, "moved buffer: %v", err)
 }

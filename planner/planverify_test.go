@@ -2,13 +2,14 @@ package planner
 
 import (
 	"context"
-	"errors"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/memplan/memplan/internal/irtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // moveRoot rewrites the plan as if root v had been placed in buffer b: its
@@ -44,21 +45,16 @@ func TestVerifyRederivesLifespans(t *testing.T) {
 		} else {
 			p, err = PlanGraph(context.Background(), g, nil, Options{DisableInPlace: true})
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Verify(g); err != nil {
-			t.Fatalf("grouped %v: fresh plan: %v", grouped, err)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		err = p.Verify(g)
+		require.NoErrorf(t, err, "grouped %v: fresh plan: %v", grouped, err)
 		// a and b are live together (b is read by d, after a's reader c).
 		a, b := names["a"], names["b"]
 		moveRoot(p, g, b, p.Slots[a].Buffer)
-		if err := VerifyPlacement(p.Buffers, p.Offsets); err != nil {
-			t.Fatalf("grouped %v: the move should keep the buffers valid: %v", grouped, err)
-		}
-		if err := p.Verify(g); !errors.Is(err, ErrOverlap) {
-			t.Errorf("grouped %v: value moved into a live buffer: Verify = %v, want ErrOverlap", grouped, err)
-		}
+		err = VerifyPlacement(p.Buffers, p.Offsets)
+		require.NoErrorf(t, err, "grouped %v: the move should keep the buffers valid: %v", grouped, err)
+		err = p.Verify(g)
+		assert.ErrorIsf(t, err, ErrOverlap, "grouped %v: value moved into a live buffer: Verify = %v, want ErrOverlap", grouped, err)
 	}
 }
 
@@ -75,21 +71,17 @@ y = Add b h
 output y
 `)
 	p, err := PlanGraph(context.Background(), g, nil, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Verify(g); err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = p.Verify(g)
+	require.NoErrorf(t, err, "%v", err)
 	if p.Slots[names["a"]].Buffer != p.Slots[names["b"]].Buffer {
 		t.Fatalf("b should be computed in place over a: %+v", p.Values)
 	}
 	// h is read by y after a is made: a over h is forbidden.
 	moveRoot(p, g, names["a"], p.Slots[names["h"]].Buffer)
 	moveRoot(p, g, names["b"], p.Slots[names["h"]].Buffer)
-	if err := p.Verify(g); !errors.Is(err, ErrOverlap) {
-		t.Errorf("forbidden in-place: Verify = %v, want ErrOverlap", err)
-	}
+	err = p.Verify(g)
+	assert.ErrorIsf(t, err, ErrOverlap, "forbidden in-place: Verify = %v, want ErrOverlap", err)
 }
 
 // TestVerifyExtremeValues: slots, offsets and sizes at the ends of int64
@@ -98,16 +90,13 @@ func TestVerifyExtremeValues(t *testing.T) {
 	g, names := irtest.MustBuild(t, diamond)
 	for _, ext := range []int64{math.MinInt64, -1, math.MaxInt64} {
 		p, err := PlanGraph(context.Background(), g, nil, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		a := names["a"]
 		p.Slots[a].Offset, p.Slots[a].Low, p.Slots[a].Bytes = ext, -ext, ext
 		p.Offsets[p.Slots[names["b"]].Buffer] = ext
 		p.Buffers[0].Size = ext
 		p.ArenaBytes = ext
-		if err := p.Verify(g); err == nil {
-			t.Errorf("extreme %d: Verify passed", ext)
-		}
+		err = p.Verify(g)
+		assert.Errorf(t, err, "extreme %d: Verify passed", ext)
 	}
 }

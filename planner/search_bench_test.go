@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // srchLoadDSA loads one instance of the DSA folder, skipping when absent.
@@ -34,9 +36,7 @@ func BenchmarkSearchDSA(b *testing.B) {
 			for b.Loop() {
 				t0 := time.Now()
 				res, err := Search(context.Background(), bufs, SearchConfig{Budget: budget})
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoErrorf(b, err, "%v", err)
 				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 				b.ReportMetric(time.Since(t0).Seconds(), "s")
 				b.Logf("%s: LB %d arena %d (%.6f) %.2fs %s", rel, res.LB, res.Arena, float64(res.Arena)/float64(res.LB), time.Since(t0).Seconds(), res.Method)

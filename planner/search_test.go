@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -43,9 +44,7 @@ func TestSearchCancelled(t *testing.T) {
 		done := make(chan *SearchResult, 1)
 		go func() {
 			res, err := Search(ctx, bufs, SearchConfig{Budget: time.Hour})
-			if err != nil {
-				t.Error(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			done <- res
 		}()
 		select {
@@ -53,9 +52,8 @@ func TestSearchCancelled(t *testing.T) {
 			if res == nil {
 				return
 			}
-			if err := VerifyPlacement(bufs, res.Offsets); err != nil {
-				t.Fatalf("cancelled search returned an invalid placement: %v", err)
-			}
+			err := VerifyPlacement(bufs, res.Offsets)
+			require.NoErrorf(t, err, "cancelled search returned an invalid placement: %v", err)
 		case <-time.After(time.Minute):
 			// A budget of an hour was not cut short by the cancel.
 			t.Fatal("cancelled search did not return")
@@ -81,19 +79,13 @@ func TestSearchBudgetEndsDSA(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("search ignored its budget")
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	port, perr := Portfolio().Place(context.Background(), bufs)
-	if perr != nil {
-		t.Fatal(perr)
-	}
+	require.NoErrorf(t, perr, "%v", perr)
 	if res.Arena > ArenaSize(bufs, port) {
 		t.Fatalf("search %d worse than portfolio %d", res.Arena, ArenaSize(bufs, port))
 	}
-	if res.Optimal {
-		t.Fatal("D cannot be proven optimal in 200ms")
-	}
+	require.Falsef(t, res.Optimal, "D cannot be proven optimal in 200ms")
 }
 
 // TestSearchProperties: on random instances (with fixed buffers and
@@ -111,16 +103,12 @@ func TestSearchProperties(t *testing.T) {
 			top = bufs[i].Offset + bufs[i].Size
 		}
 		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
 			t.Fatalf("invalid: %v", err)
 		}
 		port, err := Portfolio().Place(context.Background(), bufs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if res.Arena > ArenaSize(bufs, port) || res.Arena < res.LB || res.Arena != ArenaSize(bufs, res.Offsets) {
 			t.Fatalf("arena %d, portfolio %d, LB %d", res.Arena, ArenaSize(bufs, port), res.LB)
 		}
@@ -146,9 +134,7 @@ func TestSearchFixedObstacles(t *testing.T) {
 		{ID: 3, Start: 5, End: 8, Size: 4},
 	}
 	res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if res.Arena != 12 || res.Offsets[2] != 4 || res.Offsets[3] != 4 || !res.Optimal {
 		t.Fatalf("got arena %d offsets %v optimal %v", res.Arena, res.Offsets, res.Optimal)
 	}
@@ -162,9 +148,8 @@ func TestSearchProgressDSA(t *testing.T) {
 	}
 	bufs := srchLoadDSA(t, "challenging/J.1048576.csv")
 	var buf bytes.Buffer
-	if _, err := Search(context.Background(), bufs, SearchConfig{Budget: 1500 * time.Millisecond, Progress: &buf}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := Search(context.Background(), bufs, SearchConfig{Budget: 1500 * time.Millisecond, Progress: &buf})
+	require.NoErrorf(t, err, "%v", err)
 	if !strings.Contains(buf.String(), "search: best") || !strings.Contains(buf.String(), "LB 989184") {
 		t.Fatalf("progress %q", buf.String())
 	}
@@ -173,17 +158,11 @@ func TestSearchProgressDSA(t *testing.T) {
 // TestSearchRejectsInvalid: malformed buffers are an error, not a panic.
 func TestSearchRejectsInvalid(t *testing.T) {
 	_, err := Search(context.Background(), []Buffer{{Start: 3, End: 1, Size: 4}}, SearchConfig{})
-	if err == nil || !strings.Contains(err.Error(), "planner") {
-		t.Fatalf("err %v", err)
-	}
+	require.Falsef(t, err == nil || !strings.Contains(err.Error(), "planner"), "err %v", err)
 	p, err := PlacerByName("search", Options{TimeBudget: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	off, err := p.Place(context.Background(), srchInput12())
-	if err != nil || ArenaSize(srchInput12(), off) != 12 {
-		t.Fatalf("search placer: %v %v", off, err)
-	}
+	require.Falsef(t, err != nil || ArenaSize(srchInput12(), off) != 12, "search placer: %v %v", off, err)
 }
 
 // TestSearchSeedHonoursBudget: a budget far shorter than one greedy pass
@@ -192,15 +171,12 @@ func TestSearchRejectsInvalid(t *testing.T) {
 func TestSearchSeedHonoursBudget(t *testing.T) {
 	bufs := synthetic(20_000)
 	res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Nanosecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if res.Method != "stack" {
 		t.Fatalf("method %q: the seed ran past a 1 ns budget", res.Method)
 	}
-	if err := VerifyPlacement(bufs, res.Offsets); err != nil {
-		t.Fatal(err)
-	}
+	err = VerifyPlacement(bufs, res.Offsets)
+	require.NoErrorf(t, err, "%v", err)
 	var total int64
 	for _, b := range bufs {
 		total += b.Size

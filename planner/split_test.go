@@ -3,10 +3,11 @@ package planner
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -24,17 +25,13 @@ func TestPlaceSplitValid(t *testing.T) {
 		}
 		ff := singleOrders[3]
 		off, err := placeSplit(context.Background(), bufs, ff.order(bufs), ff.policy)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := VerifyPlacement(bufs, off); err != nil {
 			t.Fatalf("invalid: %v", err)
 		}
 		again, _ := placeSplit(context.Background(), bufs, ff.order(bufs), ff.policy)
 		for i := range off {
-			if off[i] != again[i] {
-				t.Fatalf("two runs differ at %d", i)
-			}
+			require.Equalf(t, again[i], off[i], "two runs differ at %d", i)
 		}
 	})
 }
@@ -45,21 +42,16 @@ func TestPlaceSplitLarge(t *testing.T) {
 	bufs := synthetic(20_000)
 	ff := singleOrders[3]
 	off, err := placeSplit(context.Background(), bufs, ff.order(bufs), ff.policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := VerifyPlacement(bufs, off); err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = VerifyPlacement(bufs, off)
+	require.NoErrorf(t, err, "%v", err)
 	whole, _ := ff.Place(context.Background(), bufs)
-	if a, w := ArenaSize(bufs, off), ArenaSize(bufs, whole); float64(a) > 1.01*float64(w) {
-		t.Errorf("split arena %d more than 1%% above first-fit's %d", a, w)
-	}
+	a, w := ArenaSize(bufs, off), ArenaSize(bufs, whole)
+	assert.Falsef(t, float64(a) > 1.01*float64(w), "split arena %d more than 1%% above first-fit's %d", a, w)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := placeSplit(ctx, bufs, ff.order(bufs), ff.policy); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
-	}
+	_, err = placeSplit(ctx, bufs, ff.order(bufs), ff.policy)
+	assert.ErrorIsf(t, err, context.Canceled, "cancelled: %v", err)
 }
 
 // TestLowerBoundOracle: LowerBound equals the largest live total over every
@@ -79,14 +71,12 @@ func TestLowerBoundOracle(t *testing.T) {
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		bufs := srchGenSmall(t, 30)
-		if got, want := LowerBound(bufs), oracle(bufs); got != want {
-			t.Fatalf("LowerBound %d, oracle %d", got, want)
-		}
+		got, want := LowerBound(bufs), oracle(bufs)
+		require.Equalf(t, want, got, "LowerBound %d, oracle %d", got, want)
 	})
 	big := synthetic(lbParallel + 1000)
-	if got, want := LowerBound(big), oracle(big); got != want {
-		t.Errorf("%d buffers: LowerBound %d, oracle %d", len(big), got, want)
-	}
+	got, want := LowerBound(big), oracle(big)
+	assert.Equalf(t, want, got, "%d buffers: LowerBound %d, oracle %d", len(big), got, want)
 }
 
 // TestSortIndices: the two-goroutine sort gives the sequential order.
@@ -107,7 +97,5 @@ func TestSortIndices(t *testing.T) {
 		}
 		return cmp.Compare(i, j)
 	})
-	if !slices.Equal(got, want) {
-		t.Fatal("parallel sort differs from the sequential one")
-	}
+	require.Truef(t, slices.Equal(got, want), "parallel sort differs from the sequential one")
 }

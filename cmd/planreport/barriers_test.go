@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestBarriersText: -barriers appends the barrier section, with causes, to
@@ -20,9 +22,7 @@ func TestBarriersText(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{"# arena_bytes=", "barriers (schedule order): 22 dispatches", "ggml-compatible mode:", "group sizes (size:groups):", "barrier before #1 q (MatMul): RAW on arena"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("report lacks %q:\n%s", want, text)
-		}
+		assert.Containsf(t, text, want, "report lacks %q:\n%s", want, text)
 	}
 }
 
@@ -45,26 +45,21 @@ func TestBarriersJSONReorder(t *testing.T) {
 				t.Fatalf("not JSON: %v\n%s", err, out.String())
 			}
 			for _, k := range []string{"dispatches", "barriers", "groups", "critical_path", "barriers_ggml", "arena_bytes", "barrier_causes"} {
-				if _, ok := m[k]; !ok {
-					t.Fatalf("JSON lacks %q", k)
-				}
+				_, ok := m[k]
+				require.Truef(t, ok, "JSON lacks %q", k)
 			}
 			b, cp, gg := m["barriers"].(float64), m["critical_path"].(float64), m["barriers_ggml"].(float64)
-			if b != max(cp-1, 0) || b > gg || m["groups"].(float64) != b+1 {
-				t.Errorf("barriers %v, critical path %v, ggml %v, groups %v", b, cp, gg, m["groups"])
-			}
-			if n := len(m["barrier_causes"].([]any)); float64(n) != b {
-				t.Errorf("%d causes for %v barriers", n, b)
-			}
+			assert.Falsef(t, b != max(cp-1, 0) || b > gg || m["groups"].(float64) != b+1, "barriers %v, critical path %v, ggml %v, groups %v", b, cp, gg, m["groups"])
+			n := len(m["barrier_causes"].([]any))
+			assert.Equalf(t, b, float64(n), "%d causes for %v barriers", n, b)
 		})
 	}
 }
 
 func TestBarriersErrors(t *testing.T) {
 	csv := filepath.Join(t.TempDir(), "tiny.csv")
-	if err := os.WriteFile(csv, []byte("id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(csv, []byte("id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\n"), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	graph := filepath.Join("..", "..", "testdata", "mlp.json")
 	for _, tc := range []struct {
 		name string
@@ -82,9 +77,7 @@ func TestBarriersErrors(t *testing.T) {
 			if code := run(tc.args, io.Discard, &errs); code != 1 {
 				t.Fatalf("exit %d, want 1: %s", code, errs.String())
 			}
-			if errs.Len() == 0 {
-				t.Error("no message on stderr")
-			}
+			assert.NotEqualf(t, 0, errs.Len(), "no message on stderr")
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // benchDir writes minimalloc's 5-buffer example (optimum 12) into a nested
@@ -14,13 +16,11 @@ import (
 func benchDir(t *testing.T) string {
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "small")
-	if err := os.Mkdir(sub, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	err := os.Mkdir(sub, 0o755)
+	require.NoErrorf(t, err, "%v", err)
 	csv := "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n"
-	if err := os.WriteFile(filepath.Join(sub, "input.12.csv"), []byte(csv), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err = os.WriteFile(filepath.Join(sub, "input.12.csv"), []byte(csv), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	return dir
 }
 
@@ -46,12 +46,9 @@ func TestBenchJSON(t *testing.T) {
 			t.Fatalf("%s: code %d: %s", strategy, code, errb.String())
 		}
 		var rows []benchRow
-		if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
-			t.Fatal(err)
-		}
-		if len(rows) != 1 || rows[0].LB != 12 || rows[0].Arena < 12 || rows[0].Method == "" {
-			t.Fatalf("%s: rows %+v", strategy, rows)
-		}
+		err := json.Unmarshal(out.Bytes(), &rows)
+		require.NoErrorf(t, err, "%v", err)
+		require.Falsef(t, len(rows) != 1 || rows[0].LB != 12 || rows[0].Arena < 12 || rows[0].Method == "", "%s: rows %+v", strategy, rows)
 	}
 }
 
@@ -75,9 +72,8 @@ func TestBenchErrors(t *testing.T) {
 	}
 	// A malformed CSV is an error naming the file.
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte("id,lower,upper,size\n1,5,2,x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte("id,lower,upper,size\n1,5,2,x\n"), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	var out, errb bytes.Buffer
 	if code := run([]string{"bench", dir}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "bad.csv") {
 		t.Fatalf("code %d: %s", code, errb.String())
@@ -95,7 +91,6 @@ func TestBudgetFlag(t *testing.T) {
 	if !strings.Contains(out.String(), "12") {
 		t.Fatalf("output %s", out.String())
 	}
-	if code := run([]string{"-budget", "soon", filepath.Join(dir, "small", "input.12.csv")}, &out, &errb); code == 0 {
-		t.Fatal("a malformed -budget was accepted")
-	}
+	code = run([]string{"-budget", "soon", filepath.Join(dir, "small", "input.12.csv")}, &out, &errb)
+	require.NotEqualf(t, 0, code, "a malformed -budget was accepted")
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +15,8 @@ import (
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // benchGPURecords runs bench-gpu and decodes its JSON lines.
@@ -27,9 +28,8 @@ func benchGPURecords(t *testing.T, args ...string) ([]benchRecord, int, string) 
 	dec := json.NewDecoder(&out)
 	for dec.More() {
 		var r benchRecord
-		if err := dec.Decode(&r); err != nil {
-			t.Fatalf("record %d: %v", len(recs), err)
-		}
+		err := dec.Decode(&r)
+		require.NoErrorf(t, err, "record %d: %v", len(recs), err)
 		recs = append(recs, r)
 	}
 	return recs, code, errb.String()
@@ -40,9 +40,7 @@ func benchGPURecords(t *testing.T, args ...string) ([]benchRecord, int, string) 
 // quantiles and outputs that agree across objectives and variants.
 func TestBenchGPUOnCPU(t *testing.T) {
 	recs, code, stderr := benchGPURecords(t, "-runs", "2", "-warmup", "1", "-root", zooDir, "-run-id", "7", zooDir+"/gpt2_tiny.onnx")
-	if code != 0 {
-		t.Fatalf("code %d: %s", code, stderr)
-	}
+	require.Equalf(t, 0, code, "code %d: %s", code, stderr)
 	var got, want []string
 	for _, o := range planner.Objectives() {
 		for _, v := range []string{"serial", "inferred", "reordered"} {
@@ -51,28 +49,15 @@ func TestBenchGPUOnCPU(t *testing.T) {
 	}
 	for _, r := range recs {
 		got = append(got, r.Objective+"/"+r.Variant)
-		if r.Kind != "memplan" || r.Model != "gpt2_tiny" || r.Run != 7 || r.Runs != 2 {
-			t.Errorf("record %+v", r)
-		}
-		if r.ArenaBytes <= 0 || r.ArenaBytes < r.LowerBoundBytes || r.DeviceBytes != r.ArenaBytes+r.ExternalBytes {
-			t.Errorf("%s: arena %d, lower bound %d, device %d, external %d", r.Variant, r.ArenaBytes, r.LowerBoundBytes, r.DeviceBytes, r.ExternalBytes)
-		}
-		if r.Groups != r.Barriers+1 || r.Dispatches < r.Groups {
-			t.Errorf("%s: %d dispatches, %d barriers, %d groups", r.Variant, r.Dispatches, r.Barriers, r.Groups)
-		}
-		if q := r.TimeMs; q == nil || q.Min > q.P10 || q.P10 > q.Median || q.Median > q.P90 || q.Min <= 0 {
-			t.Errorf("%s: time quantiles %+v", r.Variant, q)
-		}
-		if r.Match == nil || !*r.Match || r.Checksum == "" {
-			t.Errorf("%s: outputs match %v, checksum %q", r.Variant, r.Match, r.Checksum)
-		}
-		if len(r.Kinds) == 0 || len(r.Top) == 0 || len(r.Top) > 5 {
-			t.Errorf("%s: %d kind rows, %d top rows (the CPU backend times dispatches)", r.Variant, len(r.Kinds), len(r.Top))
-		}
+		assert.Falsef(t, r.Kind != "memplan" || r.Model != "gpt2_tiny" || r.Run != 7 || r.Runs != 2, "record %+v", r)
+		assert.Falsef(t, r.ArenaBytes <= 0 || r.ArenaBytes < r.LowerBoundBytes || r.DeviceBytes != r.ArenaBytes+r.ExternalBytes, "%s: arena %d, lower bound %d, device %d, external %d", r.Variant, r.ArenaBytes, r.LowerBoundBytes, r.DeviceBytes, r.ExternalBytes)
+		assert.Falsef(t, r.Groups != r.Barriers+1 || r.Dispatches < r.Groups, "%s: %d dispatches, %d barriers, %d groups", r.Variant, r.Dispatches, r.Barriers, r.Groups)
+		q := r.TimeMs
+		assert.Falsef(t, q == nil || q.Min > q.P10 || q.P10 > q.Median || q.Median > q.P90 || q.Min <= 0, "%s: time quantiles %+v", r.Variant, q)
+		assert.Falsef(t, r.Match == nil || !*r.Match || r.Checksum == "", "%s: outputs match %v, checksum %q", r.Variant, r.Match, r.Checksum)
+		assert.Falsef(t, len(r.Kinds) == 0 || len(r.Top) == 0 || len(r.Top) > 5, "%s: %d kind rows, %d top rows (the CPU backend times dispatches)", r.Variant, len(r.Kinds), len(r.Top))
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("records %v, want %v", got, want)
-	}
+	assert.Truef(t, slices.Equal(got, want), "records %v, want %v", got, want)
 }
 
 func TestBenchGPUModelIDs(t *testing.T) {
@@ -84,16 +69,13 @@ func TestBenchGPUModelIDs(t *testing.T) {
 	}
 	for _, c := range cases {
 		file, dims, err := parseModelArg(c.arg)
-		if err != nil {
-			t.Fatalf("%s: %v", c.arg, err)
-		}
+		require.NoErrorf(t, err, "%s: %v", c.arg, err)
 		if id := modelID(file, "testdata/models", dims); id != c.id || formatDims(dims) != c.dims {
 			t.Errorf("%s: id %q dims %q, want %q %q", c.arg, id, formatDims(dims), c.id, c.dims)
 		}
 	}
-	if _, _, err := parseModelArg("m.onnx@batch"); err == nil {
-		t.Error("m.onnx@batch parsed")
-	}
+	_, _, err := parseModelArg("m.onnx@batch")
+	assert.Errorf(t, err, "m.onnx@batch parsed")
 }
 
 func TestBenchGPUErrors(t *testing.T) {
@@ -118,12 +100,8 @@ func TestBenchGPUErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			recs, code, stderr := benchGPURecords(t, c.args...)
-			if code != c.code {
-				t.Fatalf("code %d, want %d: %s", code, c.code, stderr)
-			}
-			if c.kind == "" && len(recs) > 0 || c.kind != "" && (len(recs) == 0 || recs[0].Kind != c.kind) {
-				t.Fatalf("records %+v, want first of kind %q", recs, c.kind)
-			}
+			require.Equalf(t, c.code, code, "code %d, want %d: %s", code, c.code, stderr)
+			require.Falsef(t, c.kind == "" && len(recs) > 0 || c.kind != "" && (len(recs) == 0 || recs[0].Kind != c.kind), "records %+v, want first of kind %q", recs, c.kind)
 			if c.kind == "error" && (recs[0].Error == "" || !strings.Contains(stderr, recs[0].Model)) {
 				t.Errorf("error record %+v, stderr %q", recs[0], stderr)
 			}
@@ -134,31 +112,23 @@ func TestBenchGPUErrors(t *testing.T) {
 // TestEqualOutputsCatchesADifference is the teeth of outputs_match.
 func TestEqualOutputsCatchesADifference(t *testing.T) {
 	a := map[ir.ValueID][]byte{1: {1, 2, 3}, 2: {4}}
-	if !equalOutputs(a, map[ir.ValueID][]byte{1: {1, 2, 3}, 2: {4}}) {
-		t.Error("equal outputs differ")
-	}
+	assert.Truef(t, equalOutputs(a, map[ir.ValueID][]byte{1: {1, 2, 3}, 2: {4}}), "equal outputs differ")
 	for _, b := range []map[ir.ValueID][]byte{{1: {1, 2, 3}, 2: {5}}, {1: {1, 2, 3}}, {1: {1, 2, 3}, 3: {4}}} {
-		if equalOutputs(a, b) {
-			t.Errorf("%v equals %v", b, a)
-		}
+		assert.Falsef(t, equalOutputs(a, b), "%v equals %v", b, a)
 	}
 }
 
 func TestTimingsExtent(t *testing.T) {
-	if _, ok := timingsExtent(nil); ok {
-		t.Error("nil timings have an extent")
-	}
-	if _, ok := timingsExtent(&exec.Timings{Dispatches: make([]exec.Span, 3)}); ok {
-		t.Error("untimed dispatches have an extent")
-	}
+	_, ok := timingsExtent(nil)
+	assert.Falsef(t, ok, "nil timings have an extent")
+	_, ok = timingsExtent(&exec.Timings{Dispatches: make([]exec.Span, 3)})
+	assert.Falsef(t, ok, "untimed dispatches have an extent")
 	tm := &exec.Timings{Groups: []exec.Span{{StartNs: 10, EndNs: 30}, {StartNs: 40, EndNs: 90}}, Dispatches: []exec.Span{{}, {StartNs: 5, EndNs: 20}}}
-	if d, ok := timingsExtent(tm); !ok || d != 85 {
-		t.Errorf("extent %v %v, want 85ns", d, ok)
-	}
+	d, ok := timingsExtent(tm)
+	assert.Falsef(t, !ok || d != 85, "extent %v %v, want 85ns", d, ok)
 	tm.Device = exec.Span{StartNs: 0, EndNs: 70}
-	if d, ok := timingsExtent(tm); !ok || d != 70 {
-		t.Errorf("extent %v %v, want the device span's 70ns", d, ok)
-	}
+	d, ok = timingsExtent(tm)
+	assert.Falsef(t, !ok || d != 70, "extent %v %v, want the device span's 70ns", d, ok)
 }
 
 // TestBenchGPUDeadlineStopsAVariant: a variant that starts past -deadline
@@ -166,23 +136,16 @@ func TestTimingsExtent(t *testing.T) {
 // prints a skipped record).
 func TestBenchGPUDeadlineStopsAVariant(t *testing.T) {
 	g, err := onnx.ImportFile(zooDir+"/gpt2_tiny.onnx", onnx.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	in, err := fillWeights(g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	plan, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	vs, _ := benchBackends["cpu"](benchBackendOptions{})
 	c := &benchGPUConfig{runs: 1, warmup: 1, deadline: time.Now().Add(-time.Second)}
 	var r benchRecord
-	if _, err := benchVariantRun(context.Background(), c, g, plan, vs[0], in, &r); !errors.Is(err, errPastDeadline) {
-		t.Fatalf("err %v, want errPastDeadline", err)
-	}
+	_, err = benchVariantRun(context.Background(), c, g, plan, vs[0], in, &r)
+	require.ErrorIsf(t, err, errPastDeadline, "err %v, want errPastDeadline", err)
 }
 
 // memBackend is the CPU backend with a driver-like free-memory figure that
@@ -206,13 +169,9 @@ func TestBenchGPUDriverBytesAndClose(t *testing.T) {
 	}
 	defer delete(benchBackends, "test-mem")
 	recs, code, stderr := benchGPURecords(t, "-backend", "test-mem", "-objectives", "memory", "-runs", "1", "-warmup", "0", zooDir+"/gpt2_tiny.onnx")
-	if code != 0 || len(recs) != 2 {
-		t.Fatalf("code %d, %d records: %s", code, len(recs), stderr)
-	}
+	require.Falsef(t, code != 0 || len(recs) != 2, "code %d, %d records: %s", code, len(recs), stderr)
 	for _, r := range recs {
-		if r.DriverBytes != 1000 {
-			t.Errorf("%s: driver_bytes %d, want 1000", r.Variant, r.DriverBytes)
-		}
+		assert.Equalf(t, int64(1000), r.DriverBytes, "%s: driver_bytes %d, want 1000", r.Variant, r.DriverBytes)
 	}
 	if be.closed != 1 {
 		t.Errorf("closed %d times, want once", be.closed)
@@ -227,7 +186,5 @@ func TestBenchGPUWithoutCUDA(t *testing.T) {
 		t.Skip("a CUDA driver is present")
 	}
 	recs, code, stderr := benchGPURecords(t, "-backend", "cuda", zooDir+"/gpt2_tiny.onnx")
-	if code != 1 || len(recs) != 0 || !strings.Contains(stderr, "no CUDA driver") {
-		t.Fatalf("code %d, %d records, stderr %q", code, len(recs), stderr)
-	}
+	require.Falsef(t, code != 1 || len(recs) != 0 || !strings.Contains(stderr, "no CUDA driver"), "code %d, %d records, stderr %q", code, len(recs), stderr)
 }

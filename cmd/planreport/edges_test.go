@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGoldenEdges: -edges lists every dependency edge of the embedded
@@ -17,9 +20,7 @@ func TestGoldenEdges(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			out, errs, code := runCLI(t, tc.args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
+			require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 			golden(t, tc.golden, out)
 		})
 	}
@@ -40,32 +41,21 @@ func TestEdgesJSON(t *testing.T) {
 		} `json:"dependency_edges"`
 	}
 	out, errs, code := runCLI(t, "-edges", "-reorder", "-format", "json", "../../testdata/wide_diamond.json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.Edges == 0 || len(rep.EdgeCause) != rep.Edges {
-		t.Fatalf("%d edges listed, summary says %d", len(rep.EdgeCause), rep.Edges)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
+	err := json.Unmarshal([]byte(out), &rep)
+	require.NoErrorf(t, err, "%v", err)
+	require.Falsef(t, rep.Edges == 0 || len(rep.EdgeCause) != rep.Edges, "%d edges listed, summary says %d", len(rep.EdgeCause), rep.Edges)
 	kinds := map[string]int{}
 	for _, e := range rep.EdgeCause {
 		kinds[e.Hazard]++
 		overlap := e.FromRange[0] < e.ToRange[1] && e.ToRange[0] < e.FromRange[1]
-		if e.From >= e.To || e.Buffer == "" || !overlap {
-			t.Errorf("edge %+v: not a hazard between overlapping ranges of one buffer", e)
-		}
+		assert.Falsef(t, e.From >= e.To || e.Buffer == "" || !overlap, "edge %+v: not a hazard between overlapping ranges of one buffer", e)
 	}
-	if kinds["RAW"] == 0 || kinds["RAW"]+kinds["WAR"]+kinds["WAW"] != len(rep.EdgeCause) {
-		t.Errorf("hazard kinds %v", kinds)
-	}
+	assert.Falsef(t, kinds["RAW"] == 0 || kinds["RAW"]+kinds["WAR"]+kinds["WAW"] != len(rep.EdgeCause), "hazard kinds %v", kinds)
 	out, _, _ = runCLI(t, "-barriers", "-format", "json")
 	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := m["dependency_edges"]; ok {
-		t.Error("dependency_edges present without -edges")
-	}
+	err = json.Unmarshal([]byte(out), &m)
+	require.NoErrorf(t, err, "%v", err)
+	_, ok := m["dependency_edges"]
+	assert.Falsef(t, ok, "dependency_edges present without -edges")
 }

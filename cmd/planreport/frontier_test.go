@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var llamaTiny = filepath.Join("..", "..", "testdata", "models", "llama_tiny.onnx")
@@ -29,13 +32,10 @@ func TestFrontierJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &f); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	if len(f.Points) < 2 || f.DataChain == 0 || f.Points[0].CriticalPath != f.DataChain {
-		t.Fatalf("points %+v, data chain %d", f.Points, f.DataChain)
-	}
+	require.Falsef(t, len(f.Points) < 2 || f.DataChain == 0 || f.Points[0].CriticalPath != f.DataChain, "points %+v, data chain %d", f.Points, f.DataChain)
 	for i := 1; i < len(f.Points); i++ {
-		if p, q := f.Points[i], f.Points[i-1]; p.Barriers < q.Barriers || p.Arena > q.Arena || p.Arena < p.LowerBound {
-			t.Errorf("point %d %+v after %+v", i, p, q)
-		}
+		p, q := f.Points[i], f.Points[i-1]
+		assert.Falsef(t, p.Barriers < q.Barriers || p.Arena > q.Arena || p.Arena < p.LowerBound, "point %d %+v after %+v", i, p, q)
 	}
 }
 
@@ -52,12 +52,9 @@ func TestObjectiveFlag(t *testing.T) {
 		Sharing      int `json:"sharing_barriers"`
 		GGMLWindow   int `json:"barriers_ggml_window"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
-		t.Fatal(err)
-	}
-	if s.CriticalPath != s.DataChain || s.Sharing != 0 || s.GGMLWindow < s.CriticalPath-1 {
-		t.Errorf("concurrency plan: %+v", s)
-	}
+	err := json.Unmarshal(out.Bytes(), &s)
+	require.NoErrorf(t, err, "%v", err)
+	assert.Falsef(t, s.CriticalPath != s.DataChain || s.Sharing != 0 || s.GGMLWindow < s.CriticalPath-1, "concurrency plan: %+v", s)
 	out.Reset()
 	errs.Reset()
 	if code := run([]string{"-objective", "speed", llamaTiny}, &out, &errs); code == 0 || !strings.Contains(errs.String(), "objective") {
@@ -77,9 +74,8 @@ func TestObjectivesTable(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[2], "| llama_tiny | ") || strings.Count(lines[2], " / ") != 4 {
 		t.Errorf("table:\n%s", out.String())
 	}
-	if code := run([]string{"frontier"}, &out, &errs); code != 2 {
-		t.Errorf("frontier without FILE: exit %d, want 2", code)
-	}
+	code := run([]string{"frontier"}, &out, &errs)
+	assert.Equalf(t, 2, code, "frontier without FILE: exit %d, want 2", code)
 }
 
 // TestFrontierFlag: -frontier adds the plot to the HTML map.
@@ -88,9 +84,8 @@ func TestFrontierFlag(t *testing.T) {
 	if code := run([]string{"-format", "html", "-frontier", "-objective", "balanced", llamaTiny}, &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	if html := out.String(); !strings.Contains(html, `id="frontier"`) || strings.Count(html, `fill="#36c"`) != 1 {
-		t.Errorf("no frontier plot with the current plan marked")
-	}
+	html := out.String()
+	assert.Falsef(t, !strings.Contains(html, `id="frontier"`) || strings.Count(html, `fill="#36c"`) != 1, "no frontier plot with the current plan marked")
 }
 
 // TestObjectiveNeedsGraph: a DSA instance has nothing to group.
@@ -100,7 +95,6 @@ func TestObjectiveNeedsGraph(t *testing.T) {
 	if code := run([]string{"-objective", "concurrency", csv}, &out, &errs); code != 2 || !strings.Contains(errs.String(), "needs a graph") {
 		t.Errorf("exit %d, %q", code, errs.String())
 	}
-	if code := run([]string{"frontier", csv}, &out, &errs); code == 0 {
-		t.Error("frontier of a DSA instance succeeded")
-	}
+	code := run([]string{"frontier", csv}, &out, &errs)
+	assert.NotEqualf(t, 0, code, "frontier of a DSA instance succeeded")
 }

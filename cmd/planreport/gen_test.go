@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestGen: gen writes an instance ReadCSV accepts with the asked number of
@@ -17,12 +19,9 @@ func TestGen(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	bufs, err := planner.ReadCSV(&out)
-	if err != nil || len(bufs) != 40 {
-		t.Fatalf("%d buffers, %v", len(bufs), err)
-	}
-	if lb := planner.LowerBound(bufs); lb != 4096 {
-		t.Errorf("packable lower bound %d, want the capacity 4096", lb)
-	}
+	require.Falsef(t, err != nil || len(bufs) != 40, "%d buffers, %v", len(bufs), err)
+	lb := planner.LowerBound(bufs)
+	assert.Equalf(t, int64(4096), lb, "packable lower bound %d, want the capacity 4096", lb)
 	for _, args := range [][]string{{"gen", "-kind", "nope"}, {"gen", "-n", "0"}, {"gen", "-capacity", "100"}, {"gen", "extra"}} {
 		errb.Reset()
 		if code := run(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "gen") {

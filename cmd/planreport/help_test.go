@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHelpStatesRules: -h states the one rule for barriers in every format,
@@ -10,9 +13,7 @@ import (
 // with a name the model lacks. (Not a golden file: other flags come and go.)
 func TestHelpStatesRules(t *testing.T) {
 	_, help, code := runCLI(t, "-h")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
+	require.Equalf(t, 0, code, "exit %d", code)
 	flags := map[string]string{}
 	var cur string
 	for _, line := range strings.Split(help, "\n") {
@@ -30,12 +31,8 @@ func TestHelpStatesRules(t *testing.T) {
 		"o":         {"FILE"},
 	} {
 		for _, w := range wants {
-			if !strings.Contains(flags[flag], w) {
-				t.Errorf("help of -%s lacks %q:\n%s", flag, w, flags[flag])
-			}
+			assert.Containsf(t, flags[flag], w, "help of -%s lacks %q:\n%s", flag, w, flags[flag])
 		}
 	}
-	if strings.Contains(help, "map-barriers") || strings.Contains(help, "before placing") {
-		t.Errorf("help still describes the old flags:\n%s", help)
-	}
+	assert.Falsef(t, strings.Contains(help, "map-barriers") || strings.Contains(help, "before placing"), "help still describes the old flags:\n%s", help)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/memplan/memplan/internal/hostile"
 	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // hostileCase is one run of the CLI on a hostile input: the exit status it
@@ -34,9 +35,8 @@ func runHostile(t *testing.T, c hostileCase) {
 	t0 := time.Now()
 	code := func() (code int) {
 		defer func() {
-			if r := recover(); r != nil {
-				t.Fatalf("planreport %v panicked: %v", c.args, r)
-			}
+			r := recover()
+			require.Falsef(t, r != nil, "planreport %v panicked: %v", c.args, r)
 		}()
 		return run(c.args, &out, &errb)
 	}()
@@ -94,9 +94,7 @@ func TestHostileCorpus(t *testing.T) {
 		"view_out_of_root.json": {[]string{f("view_out_of_root.json")}, 1, []string{`value 1 "v"`, "[4, 20)"}},
 	}
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	for _, e := range entries {
 		if _, ok := cases[e.Name()]; !ok {
 			t.Errorf("testdata/hostile/%s has no case", e.Name())
@@ -125,9 +123,7 @@ func TestHostileGenerated(t *testing.T) {
 	gen := func(name string, g func(w io.Writer) error) string {
 		p := filepath.Join(dir, name)
 		f, err := os.Create(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if err := g(f); err != nil {
 			t.Fatal(err)
 		}

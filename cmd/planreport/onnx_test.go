@@ -16,6 +16,8 @@ import (
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/onnx/onnxpb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const zooDir = "../../testdata/models"
@@ -23,9 +25,7 @@ const zooDir = "../../testdata/models"
 // zooGolden reads testdata/models/plans.golden: model -> buffers, arena, lower bound.
 func zooGolden(t *testing.T) map[string][3]int64 {
 	f, err := os.Open(filepath.Join(zooDir, "plans.golden"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer f.Close()
 	out := map[string][3]int64{}
 	sc := bufio.NewScanner(f)
@@ -38,9 +38,7 @@ func zooGolden(t *testing.T) map[string][3]int64 {
 		}
 		out[fs[0]] = v
 	}
-	if len(out) < 8 {
-		t.Fatalf("plans.golden lists %d models", len(out))
-	}
+	require.GreaterOrEqualf(t, len(out), 8, "plans.golden lists %d models", len(out))
 	return out
 }
 
@@ -62,18 +60,14 @@ func TestONNXJSONSummary(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			var got map[string]any
-			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
-				t.Fatal(err)
-			}
+			err := json.Unmarshal(out.Bytes(), &got)
+			require.NoErrorf(t, err, "%v", err)
 			for _, k := range []string{"input", "buffers", "arena_bytes", "lower_bound_bytes", "unshared_bytes", "fragmentation_percent", "strategy", "steps", "placements"} {
-				if _, ok := got[k]; !ok {
-					t.Errorf("summary key %q missing", k)
-				}
+				_, ok := got[k]
+				assert.Truef(t, ok, "summary key %q missing", k)
 			}
 			have := [3]int64{int64(got["buffers"].(float64)), int64(got["arena_bytes"].(float64)), int64(got["lower_bound_bytes"].(float64))}
-			if have != want {
-				t.Errorf("buffers, arena, lower bound = %v, golden table says %v", have, want)
-			}
+			assert.Equalf(t, want, have, "buffers, arena, lower bound = %v, golden table says %v", have, want)
 		})
 	}
 }
@@ -87,16 +81,12 @@ func TestONNXRunTestData(t *testing.T) {
 		t.Skip("runs whole models")
 	}
 	models, _ := filepath.Glob(filepath.Join(zooDir, "*_full"))
-	if len(models) < 3 {
-		t.Fatalf("%d full models", len(models))
-	}
+	require.GreaterOrEqualf(t, len(models), 3, "%d full models", len(models))
 	for _, dir := range models {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			data := filepath.Join(dir, "test_data_set_0")
 			want, err := onnx.ReadTensorFile(filepath.Join(data, "output_0.pb"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			var first []byte
 			for _, mode := range []string{"serial", "inferred", "reordered"} {
 				outDir := t.TempDir()
@@ -109,18 +99,14 @@ func TestONNXRunTestData(t *testing.T) {
 					t.Errorf("report does not compare with the reference:\n%s", out.String())
 				}
 				got, err := onnx.ReadTensorFile(filepath.Join(outDir, "output_0.pb"))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				e := compareOutput(&ir.Value{DType: got.DType, Shape: got.Shape}, got.Data, want)
 				var scale float64
 				for i := range int64(len(want.Data)) / got.DType.Size() {
 					x, _ := element(want.DType, want.Data, i)
 					scale = max(scale, math.Abs(x))
 				}
-				if !e.ok || e.maxAbs > 1e-4*scale {
-					t.Errorf("%s: max absolute error %.3g against PyTorch, largest reference element %.3g (%s)", mode, e.maxAbs, scale, e.why)
-				}
+				assert.Falsef(t, !e.ok || e.maxAbs > 1e-4*scale, "%s: max absolute error %.3g against PyTorch, largest reference element %.3g (%s)", mode, e.maxAbs, scale, e.why)
 				if first == nil {
 					first = got.Data
 				} else if !bytes.Equal(first, got.Data) {
@@ -182,12 +168,9 @@ func writeLeakyModel(t *testing.T) string {
 			Node: []*onnxpb.NodeProto{{OpType: proto.String("LeakyRelu"), Input: []string{"input"}, Output: []string{"y"}}}},
 	}
 	data, err := proto.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	path := filepath.Join(t.TempDir(), "leaky.onnx")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err = os.WriteFile(path, data, 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	return path
 }

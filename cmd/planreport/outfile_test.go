@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestOutputFileAtomic: -o FILE holds the whole report after a successful
@@ -15,13 +18,11 @@ func TestOutputFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.txt")
 	const old = "previous report\n"
-	if err := os.WriteFile(out, []byte(old), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(out, []byte(old), 0o600)
+	require.NoErrorf(t, err, "%v", err)
 	csv := filepath.Join(dir, "b.csv")
-	if err := os.WriteFile(csv, []byte("id,lower,upper,size\n0,0,1,8\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err = os.WriteFile(csv, []byte("id,lower,upper,size\n0,0,1,8\n"), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	leftovers := func() {
 		t.Helper()
 		es, _ := os.ReadDir(dir)
@@ -46,32 +47,23 @@ func TestOutputFileAtomic(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := runCLI(t, append([]string{"-o", out}, tc.args...)...)
-			if code != tc.code || errs == "" {
-				t.Errorf("exit %d (want %d), stderr %q", code, tc.code, errs)
-			}
-			if b, _ := os.ReadFile(out); string(b) != old {
-				t.Errorf("%s now holds %q, want the old %q", out, b, old)
-			}
+			assert.Falsef(t, code != tc.code || errs == "", "exit %d (want %d), stderr %q", code, tc.code, errs)
+			b, _ := os.ReadFile(out)
+			assert.Equalf(t, old, string(b), "%s now holds %q, want the old %q", out, b, old)
 			leftovers()
 		})
 	}
 	want, _, code := runCLI(t, "-format", "json")
-	if code != 0 {
-		t.Fatal("plain run failed")
-	}
+	require.Equalf(t, 0, code, "plain run failed")
 	stdout, errs, code := runCLI(t, "-o", out, "-format", "json")
-	if code != 0 || stdout != "" {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
-	}
+	require.Falsef(t, code != 0 || stdout != "", "exit %d, stdout %q, stderr %q", code, stdout, errs)
 	got, _ := os.ReadFile(out)
-	if norm := func(s string) string { return planSeconds.ReplaceAllString(s, "") }; norm(string(got)) != norm(want) {
-		t.Errorf("-o wrote\n%s\nwant the stdout report\n%s", got, want)
-	}
+	norm := func(s string) string { return planSeconds.ReplaceAllString(s, "") }
+	assert.Equalf(t, norm(want), norm(string(got)), "-o wrote\n%s\nwant the stdout report\n%s", got, want)
 	if st, _ := os.Stat(out); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want the replaced file's 0600", st.Mode().Perm())
 	}
 	leftovers()
-	if _, errs, code := runCLI(t, "-o", filepath.Join(dir, "no", "such", "dir", "r.txt")); code != 1 || !strings.Contains(errs, "-o") {
-		t.Errorf("-o into a missing folder: exit %d, stderr %q", code, errs)
-	}
+	_, errs, code = runCLI(t, "-o", filepath.Join(dir, "no", "such", "dir", "r.txt"))
+	assert.Falsef(t, code != 1 || !strings.Contains(errs, "-o"), "-o into a missing folder: exit %d, stderr %q", code, errs)
 }

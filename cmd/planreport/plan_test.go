@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -28,18 +31,13 @@ func golden(t *testing.T, name, got string) {
 	path := filepath.Join("testdata", name)
 	got = planSeconds.ReplaceAllString(got, `"plan_seconds": 0`)
 	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		err := os.WriteFile(path, []byte(got), 0o644)
+		require.NoErrorf(t, err, "%v", err)
 		return
 	}
 	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/planreport -run Golden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test ./cmd/planreport -run Golden -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	require.NoErrorf(t, err, "%v (run go test ./cmd/planreport -run Golden -update)", err)
+	assert.Equalf(t, string(want), got, "%s differs (go test ./cmd/planreport -run Golden -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 }
 
 func TestGolden(t *testing.T) {
@@ -57,9 +55,7 @@ func TestGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.golden, func(t *testing.T) {
 			out, errs, code := runCLI(t, tc.args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
+			require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 			golden(t, tc.golden, out)
 		})
 	}
@@ -67,42 +63,31 @@ func TestGolden(t *testing.T) {
 
 func TestJSONSummaryKeys(t *testing.T) {
 	out, errs, code := runCLI(t, "-format", "json", "testdata/tiny.csv")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 	var m map[string]any
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
+	err := json.Unmarshal([]byte(out), &m)
+	require.NoErrorf(t, err, "%v", err)
 	for _, k := range []string{"buffers", "arena_bytes", "lower_bound_bytes", "unshared_bytes", "strategy", "plan_seconds", "placements"} {
-		if _, ok := m[k]; !ok {
-			t.Errorf("JSON summary lacks %q", k)
-		}
+		_, ok := m[k]
+		assert.Truef(t, ok, "JSON summary lacks %q", k)
 	}
 }
 
 func TestOutputFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "plan.csv")
 	out, errs, code := runCLI(t, "-format", "csv", "-o", path, "testdata/tiny.csv")
-	if code != 0 || out != "" {
-		t.Fatalf("exit %d, stdout %q, stderr %s", code, out, errs)
-	}
+	require.Falsef(t, code != 0 || out != "", "exit %d, stdout %q, stderr %s", code, out, errs)
 	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(data), "id,lower,upper,size,offset\n") {
-		t.Errorf("-o file starts %q", data)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	assert.Truef(t, strings.HasPrefix(string(data), "id,lower,upper,size,offset\n"), "-o file starts %q", data)
 }
 
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		err := os.WriteFile(p, []byte(body), 0o644)
+		require.NoErrorf(t, err, "%v", err)
 		return p
 	}
 	cases := []struct {
@@ -130,20 +115,12 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := runCLI(t, tc.args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
-			}
-			if strings.Contains(errs, "internal error") {
-				t.Errorf("panicked: %s", errs)
-			}
+			assert.Equalf(t, tc.code, code, "exit %d, want %d (stderr %q)", code, tc.code, errs)
+			assert.Falsef(t, strings.Contains(errs, "internal error"), "panicked: %s", errs)
 			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q lacks %q", errs, w)
-				}
+				assert.Containsf(t, errs, w, "stderr %q lacks %q", errs, w)
 			}
-			if out != "" {
-				t.Errorf("printed a report on failure: %q", out)
-			}
+			assert.Equalf(t, "", out, "printed a report on failure: %q", out)
 		})
 	}
 }
@@ -154,19 +131,14 @@ func TestDSAFolderRuns(t *testing.T) {
 		t.Skip("DSA folder ../shared/benchmarks/dsa is absent")
 	}
 	out, errs, code := runCLI(t, "-format", "json", path)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 	var m struct {
 		Buffers    int   `json:"buffers"`
 		ArenaBytes int64 `json:"arena_bytes"`
 		LB         int64 `json:"lower_bound_bytes"`
 	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil {
-		t.Fatal(err)
-	}
-	if m.Buffers != 816 || m.ArenaBytes < m.LB || m.LB != 3030937746 {
-		t.Fatalf("G_1: %+v", m)
-	}
+	err := json.Unmarshal([]byte(out), &m)
+	require.NoErrorf(t, err, "%v", err)
+	require.Falsef(t, m.Buffers != 816 || m.ArenaBytes < m.LB || m.LB != 3030937746, "G_1: %+v", m)
 	t.Logf("DSA instances checked: 1") // .ci/run adds these up
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	pprof "github.com/google/pprof/profile"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRunProfileFlags runs the embedded example with -run -profile -trace
@@ -24,33 +25,22 @@ func TestRunProfileFlags(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{"## slowest dispatches", "## time per op kind", "(idle/driver)"} {
-		if !strings.Contains(text, want) {
-			t.Fatalf("output lacks %q:\n%s", want, text)
-		}
+		require.Containsf(t, text, want, "output lacks %q:\n%s", want, text)
 	}
 	// The kind table's total wall share equals its wall line.
 	total := regexp.MustCompile(`(?m)^total\s+\d+\s+\S+\s+(\S+)\s+100\.0%$`).FindStringSubmatch(text)
 	wall := regexp.MustCompile(`(?m)^wall\s+(\S+)$`).FindStringSubmatch(text)
-	if total == nil || wall == nil || total[1] != wall[1] {
-		t.Fatalf("kind table total %v vs wall %v:\n%s", total, wall, text)
-	}
+	require.Falsef(t, total == nil || wall == nil || total[1] != wall[1], "kind table total %v vs wall %v:\n%s", total, wall, text)
 
 	f, err := os.Open(pb)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer f.Close()
 	prof, err := pprof.Parse(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := prof.CheckValid(); err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = prof.CheckValid()
+	require.NoErrorf(t, err, "%v", err)
 	data, err := os.ReadFile(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var trace struct {
 		TraceEvents []struct {
 			Ph  string `json:"ph"`
@@ -58,9 +48,8 @@ func TestRunProfileFlags(t *testing.T) {
 			Tid int    `json:"tid"`
 		} `json:"traceEvents"`
 	}
-	if err := json.Unmarshal(data, &trace); err != nil {
-		t.Fatal(err)
-	}
+	err = json.Unmarshal(data, &trace)
+	require.NoErrorf(t, err, "%v", err)
 	n := 0
 	for _, e := range trace.TraceEvents {
 		if e.Ph == "X" && e.Tid > 0 {

@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestRunFlag: -run prints one row per mode and one checksum per output;
@@ -25,32 +28,26 @@ func TestRunFlag(t *testing.T) {
 		s := out.String()
 		for _, m := range []string{"serial", "inferred", "reordered"} {
 			has := regexp.MustCompile(`(?m)^` + m + ` +\d+ +\d+ +\d+ +[0-9.]+ +[0-9.]+$`).MatchString(s)
-			if want := strings.Contains(strings.Join(modes, ","), m); has != want {
-				t.Errorf("%v: %s row present=%v, want %v, in\n%s", args, m, has, want, s)
-			}
+			want := strings.Contains(strings.Join(modes, ","), m)
+			assert.Equalf(t, want, has, "%v: %s row present=%v, want %v, in\n%s", args, m, has, want, s)
 		}
 		return regexp.MustCompile(`[0-9a-f]{16}`).FindAllString(s, -1)
 	}
 	all := []string{"serial", "inferred", "reordered"}
 	a := sums(all, "-run", "-runs", "1")
-	if len(a) == 0 {
-		t.Fatal("no output checksums")
-	}
-	if b := sums([]string{"reordered"}, "-run", "-runs", "1", "-mode", "reordered"); strings.Join(a, ",") != strings.Join(b, ",") {
-		t.Errorf("checksums differ between runs with the same seed: %v vs %v", a, b)
-	}
-	if c := sums(all, "-run", "-runs", "1", "-seed", "2"); strings.Join(a, ",") == strings.Join(c, ",") {
-		t.Errorf("seeds 1 and 2 gave the same checksums %v", a)
-	}
+	require.NotEmptyf(t, a, "no output checksums")
+	b := sums([]string{"reordered"}, "-run", "-runs", "1", "-mode", "reordered")
+	assert.Equalf(t, strings.Join(b, ","), strings.Join(a, ","), "checksums differ between runs with the same seed: %v vs %v", a, b)
+	c := sums(all, "-run", "-runs", "1", "-seed", "2")
+	assert.NotEqualf(t, strings.Join(c, ","), strings.Join(a, ","), "seeds 1 and 2 gave the same checksums %v", a)
 }
 
 // TestRunFlagErrors: bad -run usage exits non-zero with a message.
 func TestRunFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "b.csv")
-	if err := os.WriteFile(csv, []byte("id,lower,upper,size\n0,0,1,8\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(csv, []byte("id,lower,upper,size\n0,0,1,8\n"), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	graph := filepath.Join("..", "..", "testdata", "mlp.json")
 	for _, c := range []struct {
 		name string

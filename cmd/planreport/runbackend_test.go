@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestRunBackendFlag: -backend names cpu or cuda; cuda without a driver
@@ -51,16 +52,12 @@ func TestRelErrOf(t *testing.T) {
 		return b
 	}
 	want := enc(1, -2, 4)
-	if e, ok := relErrOf(v, want, want); !ok || e != 0 {
-		t.Errorf("equal: %g %v", e, ok)
-	}
-	if e, _ := relErrOf(v, enc(1, -2, 4.004), want); math.Abs(e-1e-3) > 1e-6 {
-		t.Errorf("changed element: %g, want 1e-3", e)
-	}
-	if e, _ := relErrOf(v, enc(1, float32(math.NaN()), 4), want); !math.IsInf(e, 1) {
-		t.Errorf("NaN: %g", e)
-	}
-	if e, _ := relErrOf(v, enc(1), want); !math.IsInf(e, 1) {
-		t.Errorf("size mismatch: %g", e)
-	}
+	e, ok := relErrOf(v, want, want)
+	assert.Falsef(t, !ok || e != 0, "equal: %g %v", e, ok)
+	e, _ = relErrOf(v, enc(1, -2, 4.004), want)
+	assert.Falsef(t, math.Abs(e-1e-3) > 1e-6, "changed element: %g, want 1e-3", e)
+	e, _ = relErrOf(v, enc(1, float32(math.NaN()), 4), want)
+	assert.Truef(t, math.IsInf(e, 1), "NaN: %g", e)
+	e, _ = relErrOf(v, enc(1), want)
+	assert.Truef(t, math.IsInf(e, 1), "size mismatch: %g", e)
 }

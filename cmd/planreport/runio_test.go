@@ -14,6 +14,8 @@ import (
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/onnx/onnxpb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func f32s(v ...float32) []byte {
@@ -54,23 +56,18 @@ func writeAddModel(t *testing.T, dir string, graphOnly bool) (model, data string
 			}},
 	}
 	b, err := proto.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "addrelu"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = os.MkdirAll(filepath.Join(dir, "addrelu"), 0o755)
+	require.NoErrorf(t, err, "%v", err)
 	model = filepath.Join(dir, "addrelu", "model.onnx")
-	if err := os.WriteFile(model, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err = os.WriteFile(model, b, 0o644)
+	require.NoErrorf(t, err, "%v", err)
 	if graphOnly {
 		return model, ""
 	}
 	data = filepath.Join(dir, "data")
-	if err := os.MkdirAll(data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	err = os.MkdirAll(data, 0o755)
+	require.NoErrorf(t, err, "%v", err)
 	for name, v := range map[string][]byte{
 		"input_0.pb":  f32s(1, -2, 3, -4, 5, -6),
 		"output_0.pb": f32s(1.5, 0, 3.5, 0.001, 5, 0),
@@ -103,17 +100,11 @@ func TestGoldenRunInputDir(t *testing.T) {
 	model, data := writeAddModel(t, dir, false)
 	outDir := filepath.Join(dir, "out")
 	out, errs, code := runCLI(t, "-run", "-runs", "2", "-input-dir", data, "-output-dir", outDir, model)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if errs != "" {
-		t.Errorf("stderr %q, want nothing (the model carries its weights)", errs)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
+	assert.Equalf(t, "", errs, "stderr %q, want nothing (the model carries its weights)", errs)
 	golden(t, "run_input_dir.txt", normRun(out, dir))
 	got, err := onnx.ReadTensorFile(filepath.Join(outDir, "output_0.pb"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if string(got.Data) != string(f32s(1.5, 0, 3.5, 0, 5.5, 0)) {
 		t.Errorf("output_0.pb holds %v", got.Data)
 	}
@@ -126,20 +117,14 @@ func TestGoldenRunRandomWeights(t *testing.T) {
 	dir := t.TempDir()
 	model, _ := writeAddModel(t, dir, true)
 	out, errs, code := runCLI(t, "-run", "-runs", "1", "-seed", "7", model)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 	want := "planreport: -run: 1 weights or constants carry no data and hold random values (seed 7): the outputs are not comparable to any reference\n"
-	if errs != want {
-		t.Errorf("stderr %q, want %q", errs, want)
-	}
+	assert.Equalf(t, want, errs, "stderr %q, want %q", errs, want)
 	golden(t, "run_random_weights.txt", normRun(out, dir))
 	// A model that carries its weights says nothing (random inputs only).
 	full, _ := writeAddModel(t, t.TempDir(), false)
 	out, errs, code = runCLI(t, "-run", "-runs", "1", "-mode", "serial", full)
-	if code != 0 || errs != "" || strings.Contains(out, "not comparable") {
-		t.Errorf("exit %d, stderr %q, report:\n%s\nnotice for a model that carries its weights", code, errs, out)
-	}
+	assert.Falsef(t, code != 0 || errs != "" || strings.Contains(out, "not comparable"), "exit %d, stderr %q, report:\n%s\nnotice for a model that carries its weights", code, errs, out)
 }
 
 // TestRunInputDirProfiles: -timings, -profile and -trace work with
@@ -150,18 +135,13 @@ func TestRunInputDirProfiles(t *testing.T) {
 	model, data := writeAddModel(t, dir, false)
 	prof, trace := filepath.Join(dir, "p.pb.gz"), filepath.Join(dir, "t.json")
 	out, errs, code := runCLI(t, "-run", "-runs", "3", "-input-dir", data, "-profile", prof, "-trace", trace, model)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	require.Equalf(t, 0, code, "exit %d: %s", code, errs)
 	for _, want := range []string{"# profile: 9 timed runs", "## slowest dispatches", "## time per op kind", "max_abs_err"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
+		assert.Containsf(t, out, want, "report lacks %q:\n%s", want, out)
 	}
 	for _, f := range []string{prof, trace} {
-		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
-			t.Errorf("%s not written: %v", f, err)
-		}
+		st, err := os.Stat(f)
+		assert.Falsef(t, err != nil || st.Size() == 0, "%s not written: %v", f, err)
 	}
 }
 
@@ -184,9 +164,8 @@ func TestCompareOutput(t *testing.T) {
 		{"size mismatch", f32s(1, 2, 3, 4), f32s(1, 2, 3), "size 16 B vs reference 12 B\t-\t-\t-\t-\t-"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := compareOutput(v, c.got, ref(c.want)).columns(); got != c.cols {
-				t.Errorf("columns %q, want %q", got, c.cols)
-			}
+			got := compareOutput(v, c.got, ref(c.want)).columns()
+			assert.Equalf(t, c.cols, got, "columns %q, want %q", got, c.cols)
 		})
 	}
 	iv := &ir.Value{DType: ir.I32, Shape: ir.Shape{3}}
@@ -197,11 +176,9 @@ func TestCompareOutput(t *testing.T) {
 		}
 		return b
 	}
-	if got := compareOutput(iv, i32(1, -5, 3), ref(i32(1, 5, 3))).columns(); got != "10\t[1]\t-5\t5\t2\t[1]" {
-		t.Errorf("i32: %q", got)
-	}
+	got := compareOutput(iv, i32(1, -5, 3), ref(i32(1, 5, 3))).columns()
+	assert.Equalf(t, "10\t[1]\t-5\t5\t2\t[1]", got, "i32: %q", got)
 	hv := &ir.Value{DType: ir.F16, Shape: ir.Shape{2}}
-	if got := compareOutput(hv, []byte{1, 2, 3, 4}, ref([]byte{1, 2, 3, 5})).columns(); !strings.HasPrefix(got, "bytes differ") {
-		t.Errorf("f16: %q", got)
-	}
+	got = compareOutput(hv, []byte{1, 2, 3, 4}, ref([]byte{1, 2, 3, 5})).columns()
+	assert.Truef(t, strings.HasPrefix(got, "bytes differ"), "f16: %q", got)
 }

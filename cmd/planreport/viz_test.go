@@ -6,6 +6,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFormatSVGAndHTML renders the embedded example's arena map: the SVG
@@ -24,9 +27,7 @@ func TestFormatSVGAndHTML(t *testing.T) {
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			t.Fatalf("SVG not well-formed: %v", err)
-		}
+		require.NoErrorf(t, err, "SVG not well-formed: %v", err)
 		if se, ok := tok.(xml.StartElement); ok {
 			for _, a := range se.Attr {
 				if a.Name.Local == "data-buf" {
@@ -35,17 +36,11 @@ func TestFormatSVGAndHTML(t *testing.T) {
 			}
 		}
 	}
-	if len(bufs) == 0 {
-		t.Fatal("no buffers drawn")
-	}
+	require.NotEmptyf(t, bufs, "no buffers drawn")
 	for id, n := range bufs {
-		if n != 1 {
-			t.Errorf("buffer %s drawn %d times", id, n)
-		}
+		assert.Equalf(t, 1, n, "buffer %s drawn %d times", id, n)
 	}
-	if !strings.Contains(out.String(), `class="bar" data-step=`) {
-		t.Error("no barrier marks")
-	}
+	assert.Containsf(t, out.String(), `class="bar" data-step=`, "no barrier marks")
 
 	out.Reset()
 	if code := run([]string{"-format", "svg"}, &out, &errs); code != 0 || strings.Contains(out.String(), `class="bar" data-step=`) {
@@ -56,10 +51,7 @@ func TestFormatSVGAndHTML(t *testing.T) {
 		t.Fatalf("html exit %d: %s", code, errs.String())
 	}
 	page := out.String()
-	if !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Contains(page, "src=") || strings.Contains(page, "<link") {
-		t.Fatal("HTML page is not self-contained")
-	}
-	if code := run([]string{"-format", "svg", "-color", "rainbow"}, io.Discard, io.Discard); code == 0 {
-		t.Fatal("-color rainbow accepted")
-	}
+	require.Falsef(t, !strings.HasPrefix(page, "<!DOCTYPE html>") || strings.Contains(page, "src=") || strings.Contains(page, "<link"), "HTML page is not self-contained")
+	code := run([]string{"-format", "svg", "-color", "rainbow"}, io.Discard, io.Discard)
+	require.NotEqualf(t, 0, code, "-color rainbow accepted")
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // testGraph: two inputs, a branch that can run concurrently (Relu, Neg),
@@ -30,27 +32,21 @@ func testGraph(t *testing.T) *ir.Graph {
 	c := b.Op("Concat", ir.Attrs{"axis": ir.Int(1)}, s, x)
 	b.Output(b.Op("MatMul", nil, c, w))
 	g, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return g
 }
 
 func compile(t *testing.T, g *ir.Graph, mode exec.Mode) *exec.Program {
 	t.Helper()
 	p, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: mode})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return p
 }
 
 func inputs(t *testing.T, g *ir.Graph) map[ir.ValueID][]byte {
 	t.Helper()
 	in, err := exec.RandomInputs(g, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return in
 }
 
@@ -60,23 +56,18 @@ func TestAllocOneBufferPerSpec(t *testing.T) {
 	f := newFake(t)
 	be := newBackend(f, Options{})
 	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 96, Root: -1}, {Bytes: 0, Root: 1}, {Bytes: 40, Root: 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if got := f.liveAllocs(); !slices.Equal(got, []int{40, 96}) {
 		t.Errorf("allocations %v, want [40 96]", got)
 	}
 	n, total, err := AllocatedBytes(mem)
-	if err != nil || n != 2 || total != 136 {
-		t.Errorf("AllocatedBytes = %d, %d, %v; want 2, 136", n, total, err)
-	}
+	assert.Falsef(t, err != nil || n != 2 || total != 136, "AllocatedBytes = %d, %d, %v; want 2, 136", n, total, err)
 	got := make([]byte, 96)
 	if err := mem.Read(0, 0, got); err != nil || !bytes.Equal(got, make([]byte, 96)) {
 		t.Errorf("arena not zeroed: %v %v", got[:8], err)
 	}
-	if err := mem.Write(0, 90, []byte{1, 2, 3, 4, 5, 6}); err != nil {
-		t.Fatal(err)
-	}
+	err = mem.Write(0, 90, []byte{1, 2, 3, 4, 5, 6})
+	require.NoErrorf(t, err, "%v", err)
 	if err := mem.Read(0, 92, got[:4]); err != nil || !bytes.Equal(got[:4], []byte{3, 4, 5, 6}) {
 		t.Errorf("read back %v, %v", got[:4], err)
 	}
@@ -89,9 +80,8 @@ func TestAllocOneBufferPerSpec(t *testing.T) {
 			t.Errorf("write %d bytes at buf %d + %d: %v, want ErrRange", bad.n, bad.buf, bad.off, err)
 		}
 	}
-	if err := mem.Release(); err != nil {
-		t.Fatal(err)
-	}
+	err = mem.Release()
+	require.NoErrorf(t, err, "%v", err)
 	if len(f.allocs) != 0 || f.freed != 2 {
 		t.Errorf("%d allocations live, %d freed after Release", len(f.allocs), f.freed)
 	}
@@ -102,13 +92,11 @@ func TestAllocOneBufferPerSpec(t *testing.T) {
 func TestAllocFailureFreesEverything(t *testing.T) {
 	f := newFake(t)
 	be := newBackend(f, Options{})
-	if _, err := be.Alloc([]exec.BufferSpec{{Bytes: 8}, {Bytes: -1}}); !errors.Is(err, exec.ErrProgram) {
-		t.Errorf("negative size: %v", err)
-	}
+	_, err := be.Alloc([]exec.BufferSpec{{Bytes: 8}, {Bytes: -1}})
+	assert.ErrorIsf(t, err, exec.ErrProgram, "negative size: %v", err)
 	f.failOn = "cuMemAlloc_v2"
-	if _, err := be.Alloc([]exec.BufferSpec{{Bytes: 8}}); !errors.Is(err, ErrDriver) {
-		t.Errorf("failing driver: %v, want ErrDriver", err)
-	}
+	_, err = be.Alloc([]exec.BufferSpec{{Bytes: 8}})
+	assert.ErrorIsf(t, err, ErrDriver, "failing driver: %v, want ErrDriver", err)
 	if len(f.allocs) != 0 {
 		t.Errorf("%d allocations left", len(f.allocs))
 	}
@@ -119,9 +107,7 @@ func TestAllocFailureFreesEverything(t *testing.T) {
 func TestPackArgs(t *testing.T) {
 	l := &kernelLaunch{params: []byte{1, 2, 3, 4, 5}, ptrs: []devPtr{0x1000, 0x2008}}
 	block, ptrs := packArgs(l)
-	if len(ptrs) != 3 {
-		t.Fatalf("%d parameter pointers, want 3", len(ptrs))
-	}
+	require.Lenf(t, ptrs, 3, "%d parameter pointers, want 3", len(ptrs))
 	base := uintptr(unsafe.Pointer(&block[0]))
 	if ptrs[0] != base || !bytes.Equal(block[:5], l.params) {
 		t.Errorf("parameter 0 at %#x (block %#x): %v", ptrs[0], base, block[:5])
@@ -143,36 +129,25 @@ func TestGraphBindsBasePlusOffset(t *testing.T) {
 	f := newFake(t)
 	be := newBackend(f, Options{})
 	x, err := exec.Load(be, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer x.Close()
-	if _, err := x.Run(context.Background(), inputs(t, g), exec.RunOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
+	require.NoErrorf(t, err, "%v", err)
 	fg, err := f.only()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var want []launch.Launch
 	for i := range p.Dispatches {
 		ls, err := launch.Plan(&p.Dispatches[i])
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		want = append(want, ls...)
 	}
 	nodes := fg.kernelNodes()
-	if len(nodes) != len(want) {
-		t.Fatalf("%d kernel nodes, %d launches planned", len(nodes), len(want))
-	}
+	require.Lenf(t, nodes, len(want), "%d kernel nodes, %d launches planned", len(nodes), len(want))
 	base := bases(f, p)
 	for i, l := range want {
 		n := nodes[i]
 		kernel, _, err := shapeOf(&l)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		if n.fn != f.kernels[kernel] || !bytes.Equal(n.params, l.Params) {
 			t.Errorf("node %d: function %d params %d B, want %s (%d) %d B", i, n.fn, len(n.params), kernel, f.kernels[kernel], len(l.Params))
 		}

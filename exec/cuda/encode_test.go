@@ -7,6 +7,8 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/launch"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestStreamMode: every launch on the stream in program order, one event
@@ -17,23 +19,17 @@ func TestStreamMode(t *testing.T) {
 	p := compile(t, g, exec.Inferred)
 	f := newFake(t)
 	x, err := exec.Load(newBackend(f, Options{Sync: Stream}), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer x.Close()
 	res, err := x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	if len(f.graphs) != 0 || f.graphRuns != 0 {
 		t.Errorf("stream mode made %d graphs", len(f.graphs))
 	}
 	var kernels []string
 	for i := range p.Dispatches {
 		ls, err := launchesOf(&p.Dispatches[i])
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		kernels = append(kernels, ls...)
 	}
 	if len(f.launches) != len(kernels) {
@@ -64,32 +60,22 @@ func TestEncoderMisuse(t *testing.T) {
 	f := newFake(t)
 	be := newBackend(f, Options{})
 	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 64}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer mem.Release()
 	enc, err := be.NewEncoder(mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Wait(context.Background()); !errors.Is(err, ErrEncoderState) {
-		t.Errorf("wait before commit: %v", err)
-	}
-	if err := enc.Dispatch("not a kernel", &exec.Dispatch{}); !errors.Is(err, ErrBadHandle) {
-		t.Errorf("foreign kernel: %v", err)
-	}
-	if err := enc.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Commit(); !errors.Is(err, ErrEncoderState) {
-		t.Errorf("second commit: %v", err)
-	}
-	if err := enc.Barrier(); !errors.Is(err, ErrEncoderState) {
-		t.Errorf("barrier after commit: %v", err)
-	}
-	if _, err := be.NewEncoder(nil); !errors.Is(err, ErrBadHandle) {
-		t.Errorf("foreign memory: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	_, err = enc.Wait(context.Background())
+	assert.ErrorIsf(t, err, ErrEncoderState, "wait before commit: %v", err)
+	err = enc.Dispatch("not a kernel", &exec.Dispatch{})
+	assert.ErrorIsf(t, err, ErrBadHandle, "foreign kernel: %v", err)
+	err = enc.Commit()
+	require.NoErrorf(t, err, "%v", err)
+	err = enc.Commit()
+	assert.ErrorIsf(t, err, ErrEncoderState, "second commit: %v", err)
+	err = enc.Barrier()
+	assert.ErrorIsf(t, err, ErrEncoderState, "barrier after commit: %v", err)
+	_, err = be.NewEncoder(nil)
+	assert.ErrorIsf(t, err, ErrBadHandle, "foreign memory: %v", err)
 }
 
 // TestDriverErrorsSurface: a failing launch names the call and wraps
@@ -99,16 +85,12 @@ func TestDriverErrorsSurface(t *testing.T) {
 	p := compile(t, g, exec.Serial)
 	f := newFake(t)
 	x, err := exec.Load(newBackend(f, Options{Sync: Stream}), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer x.Close()
 	f.failOn = "cuLaunchKernel"
 	_, err = x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
 	var de *DriverError
-	if !errors.Is(err, ErrDriver) || !errors.As(err, &de) || de.Call != "cuLaunchKernel" {
-		t.Errorf("err = %v, want a cuLaunchKernel DriverError", err)
-	}
+	assert.Falsef(t, !errors.Is(err, ErrDriver) || !errors.As(err, &de) || de.Call != "cuLaunchKernel", "err = %v, want a cuLaunchKernel DriverError", err)
 	if len(f.events) != 0 {
 		t.Errorf("%d events left after the failed commit", len(f.events))
 	}
@@ -117,12 +99,10 @@ func TestDriverErrorsSurface(t *testing.T) {
 // TestNewWithoutDevice: a device ordinal no machine has is ErrNoDriver,
 // with or without a driver installed.
 func TestNewWithoutDevice(t *testing.T) {
-	if _, err := New(Options{Device: 1 << 20, LibDirs: []string{t.TempDir()}}); !errors.Is(err, ErrNoDriver) {
-		t.Errorf("err = %v, want ErrNoDriver", err)
-	}
-	if _, err := New(Options{Sync: Stream + 1}); !errors.Is(err, exec.ErrMode) {
-		t.Errorf("bad sync: %v, want exec.ErrMode", err)
-	}
+	_, err := New(Options{Device: 1 << 20, LibDirs: []string{t.TempDir()}})
+	assert.ErrorIsf(t, err, ErrNoDriver, "err = %v, want ErrNoDriver", err)
+	_, err = New(Options{Sync: Stream + 1})
+	assert.ErrorIsf(t, err, exec.ErrMode, "bad sync: %v, want exec.ErrMode", err)
 }
 
 // launchesOf names the kernels of a dispatch's non-empty launches.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fakeDriver is the driver seam on host memory: allocations are byte
@@ -45,9 +47,7 @@ type fakeGraph struct {
 func newFake(t testing.TB) *fakeDriver {
 	t.Helper()
 	names, err := KernelNames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	f := &fakeDriver{next: 0x7f0000000000, allocs: map[devPtr][]byte{}, kernels: map[string]handle{},
 		graphs: map[handle]*fakeGraph{}, execs: map[handle]handle{}, events: map[handle]int64{}, nextH: 1}
 	for i, n := range names {

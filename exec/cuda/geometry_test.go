@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec/launch"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestGeometry(t *testing.T) {
@@ -39,8 +40,6 @@ func TestGeometry(t *testing.T) {
 		{"short rows", launch.Launch{Kernel: "rows_f32", Threads: 16, Args: launch.RowParams{Rows: 16, Cols: 1}}, geometry{1, 256}, "rows_f32"},
 	} {
 		kernel, got, err := shapeOf(&tc.l)
-		if err != nil || got != tc.want || kernel != tc.kernel {
-			t.Errorf("%s: %s %+v, %v; want %s %+v", tc.name, kernel, got, err, tc.kernel, tc.want)
-		}
+		assert.Falsef(t, err != nil || got != tc.want || kernel != tc.kernel, "%s: %s %+v, %v; want %s %+v", tc.name, kernel, got, err, tc.kernel, tc.want)
 	}
 }

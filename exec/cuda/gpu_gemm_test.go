@@ -7,6 +7,8 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // gemmCase is one Conv, MatMul or Gemm graph whose shape selects one of
@@ -80,32 +82,22 @@ func TestGPUGemmShapes(t *testing.T) {
 		b := ir.NewBuilder(tc.name)
 		b.Output(tc.build(b))
 		g, err := b.Build()
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
+		require.NoErrorf(t, err, "%s: %v", tc.name, err)
 		in, err := exec.RandomInputs(g, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		var want *exec.Result
 		var first map[ir.ValueID][]byte
 		for _, m := range gpuModes {
 			prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode})
-			if err != nil {
-				t.Fatalf("%s %s: compile: %v", tc.name, m.name, err)
-			}
+			require.NoErrorf(t, err, "%s %s: compile: %v", tc.name, m.name, err)
 			if want == nil {
 				want = cpuRun(t, prog, in)
 			}
 			got, err := exec.RunOnce(context.Background(), bes[m.sync], prog, in, exec.RunOptions{})
-			if err != nil {
-				t.Fatalf("%s %s: %v", tc.name, m.name, err)
-			}
+			require.NoErrorf(t, err, "%s %s: %v", tc.name, m.name, err)
 			for id, w := range want.Outputs {
 				rel := relErr(f32s(got.Outputs[id]), f32s(w))
-				if rel > 1e-5 {
-					t.Errorf("%s %s: relative error %.3g > 1e-5 vs the CPU", tc.name, m.name, rel)
-				}
+				assert.Falsef(t, rel > 1e-5, "%s %s: relative error %.3g > 1e-5 vs the CPU", tc.name, m.name, rel)
 				if first == nil {
 					t.Logf("%s: %d elements, relative error %.3g vs the CPU", tc.name, len(w)/4, rel)
 				} else if string(got.Outputs[id]) != string(first[id]) {

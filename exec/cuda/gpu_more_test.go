@@ -14,6 +14,8 @@ import (
 	"github.com/memplan/memplan/internal/randgraph"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -28,20 +30,14 @@ func TestGPURandomGraphs(t *testing.T) {
 	for seed := range *gpuGraphs {
 		g := rapid.Custom(randgraph.Graph).Example(seed)
 		in, err := exec.RandomInputs(g, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		for _, obj := range planner.Objectives() {
 			for _, m := range gpuModes {
 				prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode, Planner: planner.Options{Objective: obj}})
-				if err != nil {
-					t.Fatalf("graph %d %s %s: compile: %v", seed, obj, m.name, err)
-				}
+				require.NoErrorf(t, err, "graph %d %s %s: compile: %v", seed, obj, m.name, err)
 				want := cpuRun(t, prog, in)
 				got, err := exec.RunOnce(context.Background(), bes[m.sync], prog, in, exec.RunOptions{})
-				if err != nil {
-					t.Fatalf("graph %d %s %s: %v", seed, obj, m.name, err)
-				}
+				require.NoErrorf(t, err, "graph %d %s %s: %v", seed, obj, m.name, err)
 				runs++
 				for id, w := range want.Outputs {
 					var rel float64
@@ -72,9 +68,7 @@ func TestGPUMemory(t *testing.T) {
 	for name, dir := range zooModels(t) {
 		g, _, _ := loadZoo(t, dir, false)
 		prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		var want int64
 		n := 0
 		for _, b := range prog.Buffers {
@@ -84,40 +78,23 @@ func TestGPUMemory(t *testing.T) {
 			}
 		}
 		free0, total, err := be.MemInfo()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		mem, err := be.Alloc(prog.Buffers)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		free1, _, err := be.MemInfo()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		allocs, bytes, err := cuda.AllocatedBytes(mem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := mem.Release(); err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		err = mem.Release()
+		require.NoErrorf(t, err, "%v", err)
 		free2, _, err := be.MemInfo()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		drop := free0 - free1
 		t.Logf("%s: arena %d B + %d external buffers = %d B in %d allocations; driver free memory dropped %d B (total %d B), back to %+d B after release",
 			name, prog.Buffers[exec.ArenaBuffer].Bytes, len(prog.Buffers)-1, bytes, allocs, drop, total, free2-free0)
-		if allocs != n || bytes != want {
-			t.Errorf("%s: %d allocations of %d B, program needs %d of %d B", name, allocs, bytes, n, want)
-		}
-		if drop < want || drop > want+int64(n)*granule {
-			t.Errorf("%s: free memory dropped %d B for %d B in %d allocations", name, drop, want, n)
-		}
-		if free2 != free0 {
-			t.Errorf("%s: free memory %d B after release, %d B before alloc", name, free2, free0)
-		}
+		assert.Falsef(t, allocs != n || bytes != want, "%s: %d allocations of %d B, program needs %d of %d B", name, allocs, bytes, n, want)
+		assert.Falsef(t, drop < want || drop > want+int64(n)*granule, "%s: free memory dropped %d B for %d B in %d allocations", name, drop, want, n)
+		assert.Equalf(t, free0, free2, "%s: free memory %d B after release, %d B before alloc", name, free2, free0)
 	}
 }
 
@@ -136,19 +113,13 @@ func zooOnce(t *testing.T, bes map[cuda.Sync]*cuda.Backend, name, dir string, fu
 	g, ins, want := loadZoo(t, dir, fuse)
 	for _, s := range []cuda.Sync{cuda.Barriers, cuda.Stream} {
 		prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: exec.Inferred})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		res, err := exec.RunOnce(context.Background(), bes[s], prog, ins, exec.RunOptions{})
-		if err != nil {
-			t.Fatalf("%s fuse=%v %v: %v", name, fuse, s, err)
-		}
+		require.NoErrorf(t, err, "%s fuse=%v %v: %v", name, fuse, s, err)
 		for id, w := range want {
 			rel := relErr(f32s(res.Outputs[id]), w)
 			t.Logf("%s fuse=%v %v: max relative error %.3g vs PyTorch", name, fuse, s, rel)
-			if rel > 1e-4 {
-				t.Errorf("%s fuse=%v %v: relative error %.3g", name, fuse, s, rel)
-			}
+			assert.Falsef(t, rel > 1e-4, "%s fuse=%v %v: relative error %.3g", name, fuse, s, rel)
 		}
 	}
 }
@@ -169,20 +140,14 @@ func TestGPUBench(t *testing.T) {
 		g, ins, _ := loadZoo(t, dir, false)
 		for _, m := range gpuModes {
 			prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			x, err := exec.Load(bes[m.sync], prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			var ns []int64
 			slow := make([]int64, len(prog.Dispatches)) // stream mode: summed per dispatch
 			for i := range *benchWarm + *benchRuns {
 				res, err := x.Run(context.Background(), ins, exec.RunOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				if i >= *benchWarm {
 					ns = append(ns, res.Timings.Device.EndNs-res.Timings.Device.StartNs)
 					for j, s := range res.Timings.Dispatches {
@@ -193,9 +158,8 @@ func TestGPUBench(t *testing.T) {
 			if m.sync == cuda.Stream {
 				logSlowest(t, name, prog, slow, int64(*benchRuns))
 			}
-			if err := x.Close(); err != nil {
-				t.Fatal(err)
-			}
+			err = x.Close()
+			require.NoErrorf(t, err, "%v", err)
 			slices.Sort(ns)
 			q := func(f float64) int64 { return ns[int(f*float64(len(ns)-1))] }
 			lines = append(lines, fmt.Sprintf("%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s",
@@ -205,9 +169,8 @@ func TestGPUBench(t *testing.T) {
 	}
 	sort.Strings(lines)
 	head := "model\tmode\tdispatches\tbarriers\tedges\truns\tmedian_ns\tp10_ns\tp90_ns\tmin_ns\tdevice\n"
-	if err := os.WriteFile(*benchFile, []byte(head+strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	err := os.WriteFile(*benchFile, []byte(head+strings.Join(lines, "\n")+"\n"), 0o644)
+	require.NoErrorf(t, err, "%v", err)
 }
 
 // logSlowest logs a model's five slowest dispatches in stream mode (mean

@@ -22,6 +22,8 @@ import (
 	"github.com/memplan/memplan/exec/cuda"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 var (
@@ -63,9 +65,7 @@ func backend(t testing.TB, sync cuda.Sync) *cuda.Backend {
 	if errors.Is(err, cuda.ErrNoDriver) {
 		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	t.Cleanup(func() {
 		if err := be.Close(); err != nil {
 			t.Error(err)
@@ -129,15 +129,10 @@ func f32s(b []byte) []float32 {
 // element, a NaN and a length mismatch.
 func TestRelErrCatchesCorruption(t *testing.T) {
 	want := []float32{1, -2, 4}
-	if relErr(want, want) != 0 {
-		t.Error("equal outputs differ")
-	}
-	if e := relErr([]float32{1, -2, 4.004}, want); e < 9e-4 {
-		t.Errorf("a changed element gives %g", e)
-	}
-	if !math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1) || !math.IsInf(relErr(want[:1], want), 1) {
-		t.Error("NaN or length mismatch not caught")
-	}
+	assert.Equalf(t, float64(0), relErr(want, want), "equal outputs differ")
+	e := relErr([]float32{1, -2, 4.004}, want)
+	assert.Falsef(t, e < 9e-4, "a changed element gives %g", e)
+	assert.Falsef(t, !math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1) || !math.IsInf(relErr(want[:1], want), 1), "NaN or length mismatch not caught")
 }
 
 // loadZoo imports a full model with its test_data_set_0 inputs and
@@ -145,17 +140,11 @@ func TestRelErrCatchesCorruption(t *testing.T) {
 func loadZoo(t testing.TB, dir string, fuse bool) (*ir.Graph, map[ir.ValueID][]byte, map[ir.ValueID][]float32) {
 	t.Helper()
 	g, err := onnx.ImportFile(filepath.Join(dir, "model.onnx"), onnx.Options{Fuse: fuse})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	ins, err := onnx.ReadInputs(g, filepath.Join(dir, "test_data_set_0"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	ref, err := onnx.ReadOutputs(g, filepath.Join(dir, "test_data_set_0"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	want := map[ir.ValueID][]float32{}
 	for id, tv := range ref {
 		want[id] = f32s(tv.Data)
@@ -180,18 +169,12 @@ func TestGPUZooMatchesPyTorch(t *testing.T) {
 				var first map[ir.ValueID][]byte
 				for _, m := range gpuModes {
 					prog, err := exec.Compile(context.Background(), g, exec.CompileOptions{Mode: m.mode})
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoErrorf(t, err, "%v", err)
 					x, err := exec.Load(bes[m.sync], prog)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoErrorf(t, err, "%v", err)
 					for run := range 2 {
 						res, err := x.Run(context.Background(), ins, exec.RunOptions{})
-						if err != nil {
-							t.Fatalf("%s run %d: %v", m.name, run, err)
-						}
+						require.NoErrorf(t, err, "%s run %d: %v", m.name, run, err)
 						for id, w := range want {
 							rel := relErr(f32s(res.Outputs[id]), w)
 							if run == 0 {
@@ -225,8 +208,6 @@ func TestGPUZooMatchesPyTorch(t *testing.T) {
 func cpuRun(t testing.TB, p *exec.Program, in map[ir.ValueID][]byte) *exec.Result {
 	t.Helper()
 	res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{}), p, in, exec.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return res
 }

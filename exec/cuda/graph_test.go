@@ -2,13 +2,14 @@ package cuda
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/memranges"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // steps builds a recorded run: a number is a dispatch with that many
@@ -74,12 +75,9 @@ func TestPlanGraph(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			nodes, err := planGraph(tc.steps, tc.edges, tc.use)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := shape(nodes); got != tc.want {
-				t.Errorf("graph\n got %s\nwant %s", got, tc.want)
-			}
+			require.NoErrorf(t, err, "%v", err)
+			got := shape(nodes)
+			assert.Equalf(t, tc.want, got, "graph\n got %s\nwant %s", got, tc.want)
 		})
 	}
 }
@@ -88,9 +86,8 @@ func TestPlanGraph(t *testing.T) {
 // its target is reported, not dropped.
 func TestPlanGraphRejectsBadEdges(t *testing.T) {
 	for _, e := range []memranges.Edge{{From: 1, To: 0}, {From: 7, To: 1}} {
-		if _, err := planGraph(steps(1, 1), []memranges.Edge{e}, true); !errors.Is(err, ErrEdges) {
-			t.Errorf("edge %v: err = %v, want ErrEdges", e, err)
-		}
+		_, err := planGraph(steps(1, 1), []memranges.Edge{e}, true)
+		assert.ErrorIsf(t, err, ErrEdges, "edge %v: err = %v, want ErrEdges", e, err)
 	}
 }
 
@@ -109,15 +106,11 @@ func TestGraphOrdersEveryConflict(t *testing.T) {
 			p := compile(t, g, tc.mode)
 			f := newFake(t)
 			x, err := exec.Load(newBackend(f, Options{Sync: tc.sync}), p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			defer x.Close()
 			for range 3 {
 				res, err := x.Run(context.Background(), inputs(t, g), exec.RunOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				if res.Timings == nil || res.Timings.Device.EndNs <= 0 {
 					t.Errorf("no device time: %+v", res.Timings)
 				}
@@ -126,9 +119,7 @@ func TestGraphOrdersEveryConflict(t *testing.T) {
 				t.Errorf("%d graphs instantiated, %d launched; want 1, 3", f.instantiated, f.graphRuns)
 			}
 			fg, err := f.only()
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoErrorf(t, err, "%v", err)
 			for _, e := range unordered(t, fg, p) {
 				t.Error(e)
 			}
@@ -147,16 +138,12 @@ func unordered(t *testing.T, fg *fakeGraph, p *exec.Program) []string {
 	k := 0
 	for i := range p.Dispatches {
 		ls, err := launch.Plan(&p.Dispatches[i])
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		for range ls {
 			for k < len(fg.order) && fg.nodes[fg.order[k]].launch == nil {
 				k++
 			}
-			if k == len(fg.order) {
-				t.Fatalf("graph has fewer kernel nodes than launches")
-			}
+			require.Falsef(t, k == len(fg.order), "graph has fewer kernel nodes than launches")
 			nodesOf[i] = append(nodesOf[i], k)
 			k++
 		}
@@ -179,23 +166,14 @@ func unordered(t *testing.T, fg *fakeGraph, p *exec.Program) []string {
 func TestUnorderedCatchesDroppedBarriers(t *testing.T) {
 	g := testGraph(t)
 	p := compile(t, g, exec.Inferred)
-	if len(p.Edges) == 0 {
-		t.Fatal("the unit graph has no conflicts")
-	}
+	require.NotEmptyf(t, p.Edges, "the unit graph has no conflicts")
 	f := newFake(t)
 	x, err := exec.Load(newBackend(f, Options{}), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	defer x.Close()
-	if _, err := x.Run(context.Background(), inputs(t, g), exec.RunOptions{UnsafeDropBarriersForTesting: true}); err != nil {
-		t.Fatal(err)
-	}
+	_, err = x.Run(context.Background(), inputs(t, g), exec.RunOptions{UnsafeDropBarriersForTesting: true})
+	require.NoErrorf(t, err, "%v", err)
 	fg, err := f.only()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(unordered(t, fg, p)) == 0 {
-		t.Error("a graph without dependencies passes the ordering check")
-	}
+	require.NoErrorf(t, err, "%v", err)
+	assert.NotEmptyf(t, unordered(t, fg, p), "a graph without dependencies passes the ordering check")
 }

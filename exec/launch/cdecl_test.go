@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCDeclsMatchGoLayout lays the generated C structs out by C rules
@@ -13,22 +16,16 @@ import (
 // every field offset and struct size with Go's.
 func TestCDeclsMatchGoLayout(t *testing.T) {
 	src, err := CDecls()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	got := cLayouts(t, src)
-	if len(got) != len(ParamTypes) {
-		t.Fatalf("%d C structs for %d Go structs", len(got), len(ParamTypes))
-	}
+	require.Lenf(t, got, len(ParamTypes), "%d C structs for %d Go structs", len(got), len(ParamTypes))
 	for _, p := range ParamTypes {
 		want := map[string]int64{"": int64(p.Type.Size())}
 		for k := 0; k < p.Type.NumField(); k++ {
 			f := p.Type.Field(k)
 			want[f.Name] = int64(f.Offset)
 		}
-		if !reflect.DeepEqual(got[p.Name], want) {
-			t.Errorf("%s: C layout %v, Go %v", p.Name, got[p.Name], want)
-		}
+		assert.Truef(t, reflect.DeepEqual(got[p.Name], want), "%s: C layout %v, Go %v", p.Name, got[p.Name], want)
 	}
 }
 
@@ -36,9 +33,8 @@ func TestCDeclsMatchGoLayout(t *testing.T) {
 // not a silently wrong declaration.
 func TestCDeclsRejectUnknownFieldTypes(t *testing.T) {
 	type bad struct{ X int64 }
-	if _, _, err := cType(reflect.TypeOf(bad{}).Field(0).Type, nil); err == nil {
-		t.Error("int64 field accepted")
-	}
+	_, _, err := cType(reflect.TypeOf(bad{}).Field(0).Type, nil)
+	assert.Errorf(t, err, "int64 field accepted")
 }
 
 var (
@@ -84,15 +80,9 @@ func cLayouts(t *testing.T, src string) map[string]map[string]int64 {
 // declaration gains a field.
 func TestCLayoutCheckCatchesDrift(t *testing.T) {
 	src, err := CDecls()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	edited := strings.Replace(src, "struct CopyParams {\n    int N;", "struct CopyParams {\n    int N;\n    int Extra;", 1)
-	if edited == src {
-		t.Fatal("edit did not apply")
-	}
+	require.NotEqualf(t, src, edited, "edit did not apply")
 	good, bad := cLayouts(t, src)["CopyParams"], cLayouts(t, edited)["CopyParams"]
-	if reflect.DeepEqual(good, bad) {
-		t.Error("an inserted field leaves the layout unchanged")
-	}
+	assert.Falsef(t, reflect.DeepEqual(good, bad), "an inserted field leaves the layout unchanged")
 }

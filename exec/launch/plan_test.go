@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestIntegerBinaries: i64 Add/Sub/Mul/Max/Min plan onto binary_i64; i64
@@ -31,13 +32,9 @@ func TestIntegerBinaries(t *testing.T) {
 		d := &exec.Dispatch{Op: tc.op, Inputs: []exec.Binding{bind(0, 0, tc.dt), bind(1, 64, tc.dt)}, Outputs: []exec.Binding{bind(2, 128, tc.dt)}}
 		ls, err := Plan(d)
 		if tc.kernel == "" {
-			if !errors.Is(err, ErrUnsupported) || !errors.Is(err, exec.ErrUnsupported) {
-				t.Errorf("%s %v: err = %v, want unsupported", tc.op, tc.dt, err)
-			}
+			assert.Falsef(t, !errors.Is(err, ErrUnsupported) || !errors.Is(err, exec.ErrUnsupported), "%s %v: err = %v, want unsupported", tc.op, tc.dt, err)
 			continue
 		}
-		if err != nil || len(ls) != 1 || ls[0].Kernel != tc.kernel || ls[0].Threads != 6 {
-			t.Errorf("%s %v: %v, %+v; want one %s launch of 6 threads", tc.op, tc.dt, err, ls, tc.kernel)
-		}
+		assert.Falsef(t, err != nil || len(ls) != 1 || ls[0].Kernel != tc.kernel || ls[0].Threads != 6, "%s %v: %v, %+v; want one %s launch of 6 threads", tc.op, tc.dt, err, ls, tc.kernel)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/profile"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func f32Binding(v ir.ValueID, buf int, off int64, shape ...int64) exec.Binding {
@@ -36,9 +38,7 @@ func TestGrid(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := threadsPerGroup(tc.want, tc.maxT)
 			g := grid(tc.threads, w)
-			if g != tc.groups || w != tc.width {
-				t.Errorf("grid = %d x %d, want %d x %d", g, w, tc.groups, tc.width)
-			}
+			assert.Falsef(t, g != tc.groups || w != tc.width, "grid = %d x %d, want %d x %d", g, w, tc.groups, tc.width)
 		})
 	}
 }
@@ -101,13 +101,9 @@ func TestPlanErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := launch.Plan(&tc.d)
 			for _, w := range tc.want {
-				if !errors.Is(err, w) {
-					t.Errorf("err = %v, want %v", err, w)
-				}
+				assert.ErrorIsf(t, err, w, "err = %v, want %v", err, w)
 			}
-			if err != nil && !strings.Contains(err.Error(), "launch: ") {
-				t.Errorf("message %q does not name the planning package", err)
-			}
+			assert.Falsef(t, err != nil && !strings.Contains(err.Error(), "launch: "), "message %q does not name the planning package", err)
 		})
 	}
 }
@@ -117,25 +113,17 @@ func runOne(t *testing.T, dev *fakeDevice, opts Options, fail string) (*exec.Tim
 	t.Helper()
 	be := newBackend(dev, opts)
 	mem, err := be.Alloc([]exec.BufferSpec{{Bytes: 64, Root: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	d := &exec.Dispatch{Op: "Relu", Name: "r", Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}
 	k, err := be.Prepare(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	enc, err := be.NewEncoder(mem)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	dev.runs[len(dev.runs)-1].failOn = fail
-	if err := enc.Dispatch(k, d); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	err = enc.Dispatch(k, d)
+	require.NoErrorf(t, err, "%v", err)
+	err = enc.Commit()
+	require.NoErrorf(t, err, "%v", err)
 	return enc.Wait(context.Background())
 }
 
@@ -143,9 +131,7 @@ func TestWaitErrorNamesCommandBuffer(t *testing.T) {
 	kernels, _ := KernelNames()
 	dev := newFakeDevice(kernels)
 	_, err := runOne(t, dev, Options{Label: "graphX"}, "GPU hang")
-	if !errors.Is(err, ErrCommandBuffer) || !strings.Contains(err.Error(), `"graphX#1"`) {
-		t.Errorf("err = %v, want ErrCommandBuffer naming graphX#1", err)
-	}
+	assert.Falsef(t, !errors.Is(err, ErrCommandBuffer) || !strings.Contains(err.Error(), `"graphX#1"`), "err = %v, want ErrCommandBuffer naming graphX#1", err)
 }
 
 func TestProfilingPerCommandBufferAndWarning(t *testing.T) {
@@ -156,42 +142,28 @@ func TestProfilingPerCommandBufferAndWarning(t *testing.T) {
 	dev := newFakeDevice(kernels)
 	for run := 0; run < 2; run++ {
 		tim, err := runOne(t, dev, Options{Profiler: prof, Warnf: warnf}, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tim != nil {
-			t.Errorf("timings %+v from a device without dispatch sampling", tim)
-		}
+		require.NoErrorf(t, err, "%v", err)
+		assert.Nilf(t, tim, "timings %+v from a device without dispatch sampling", tim)
 	}
 	// Each runOne makes a new backend, so each warns once.
-	if len(warnings) != 2 || !strings.Contains(warnings[0], "dispatch boundaries") {
-		t.Errorf("warnings %q", warnings)
-	}
-	if gs := prof.Groups(); len(gs) != 2 || gs[0].EndNs-gs[0].StartNs != 8000 {
-		t.Errorf("profiled groups %+v, want two command buffers of 8000ns", gs)
-	}
+	assert.Falsef(t, len(warnings) != 2 || !strings.Contains(warnings[0], "dispatch boundaries"), "warnings %q", warnings)
+	gs := prof.Groups()
+	assert.Falsef(t, len(gs) != 2 || gs[0].EndNs-gs[0].StartNs != 8000, "profiled groups %+v, want two command buffers of 8000ns", gs)
 
 	// One backend, two runs: one warning.
 	warnings = nil
 	be := newBackend(dev, Options{Profiler: prof, Warnf: warnf})
 	mem, _ := be.Alloc([]exec.BufferSpec{{Bytes: 64, Root: -1}})
 	for run := 0; run < 2; run++ {
-		if _, err := be.NewEncoder(mem); err != nil {
-			t.Fatal(err)
-		}
+		_, err := be.NewEncoder(mem)
+		require.NoErrorf(t, err, "%v", err)
 	}
-	if len(warnings) != 1 {
-		t.Errorf("%d warnings from one backend, want 1", len(warnings))
-	}
+	assert.Lenf(t, warnings, 1, "%d warnings from one backend, want 1", len(warnings))
 
 	dev.timing = true
 	tim, err := runOne(t, dev, Options{Profiler: prof, Warnf: warnf}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tim == nil || len(tim.Dispatches) != 1 || tim.Dispatches[0] != (exec.Span{StartNs: 0, EndNs: 5}) {
-		t.Errorf("timings %+v, want dispatch 0 at [0, 5)", tim)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	assert.Falsef(t, tim == nil || len(tim.Dispatches) != 1 || tim.Dispatches[0] != (exec.Span{StartNs: 0, EndNs: 5}), "timings %+v, want dispatch 0 at [0, 5)", tim)
 }
 
 func TestEncoderMisuse(t *testing.T) {
@@ -218,16 +190,12 @@ func TestEncoderMisuse(t *testing.T) {
 	}
 	relu := &exec.Dispatch{Op: "Relu", Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}
 	k, err := be.Prepare(relu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Dispatch(k, relu); !errors.Is(err, ErrEncoderState) {
-		t.Errorf("dispatch after commit: %v, want ErrEncoderState", err)
-	}
-	if _, err := newBackend(newFakeDevice(nil), Options{}).Prepare(&exec.Dispatch{Op: "Relu",
-		Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}}); !errors.Is(err, ErrKernel) {
-		t.Errorf("missing pipeline: %v", err)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	err = enc.Dispatch(k, relu)
+	assert.ErrorIsf(t, err, ErrEncoderState, "dispatch after commit: %v, want ErrEncoderState", err)
+	_, err = newBackend(newFakeDevice(nil), Options{}).Prepare(&exec.Dispatch{Op: "Relu",
+		Inputs: []exec.Binding{f32Binding(0, 0, 0, 4)}, Outputs: []exec.Binding{f32Binding(1, 0, 16, 4)}})
+	assert.ErrorIsf(t, err, ErrKernel, "missing pipeline: %v", err)
 }
 
 func TestMemoryRange(t *testing.T) {
@@ -246,9 +214,7 @@ func TestMemoryRange(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			err := checkRange([]int64{16, 4}, tc.buf, tc.off, tc.n)
-			if (err != nil) != tc.wantFail || tc.wantFail && !errors.Is(err, ErrRange) {
-				t.Errorf("checkRange = %v, want failure %v", err, tc.wantFail)
-			}
+			assert.Falsef(t, (err != nil) != tc.wantFail || tc.wantFail && !errors.Is(err, ErrRange), "checkRange = %v, want failure %v", err, tc.wantFail)
 		})
 	}
 }
@@ -258,9 +224,7 @@ func TestNewOffDarwin(t *testing.T) {
 	if err == nil {
 		t.Skip("a Metal device is present")
 	}
-	if !errors.Is(err, ErrNoDevice) || be != nil {
-		t.Errorf("New = %v, %v; want ErrNoDevice", be, err)
-	}
+	assert.Falsef(t, !errors.Is(err, ErrNoDevice) || be != nil, "New = %v, %v; want ErrNoDevice", be, err)
 }
 
 // A Reshape that is not a pure view (its input is strided) is a copy in
@@ -270,18 +234,12 @@ func TestPlanReshapeCopies(t *testing.T) {
 	in.StridesBytes = []int64{4, 12} // a transposed [2 3]
 	d := &exec.Dispatch{Op: "Reshape", Attrs: ir.Attrs{"shape": ir.Ints(6)}, Inputs: []exec.Binding{in}, Outputs: []exec.Binding{f32Binding(1, 0, 64, 6)}}
 	ls, err := launch.Plan(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ls) != 1 || ls[0].Kernel != "copy_b4" || ls[0].Threads != 6 {
-		t.Fatalf("launches %+v", ls)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	require.Falsef(t, len(ls) != 1 || ls[0].Kernel != "copy_b4" || ls[0].Threads != 6, "launches %+v", ls)
 	a := ls[0].Args.(launch.CopyParams)
 	var got []int32
 	for i := int32(0); i < 6; i++ {
 		got = append(got, off32(&a.In, i))
 	}
-	if fmt.Sprint(got) != "[0 3 1 4 2 5]" {
-		t.Errorf("input element order %v, want [0 3 1 4 2 5]", got)
-	}
+	assert.Equalf(t, "[0 3 1 4 2 5]", fmt.Sprint(got), "input element order %v, want [0 3 1 4 2 5]", got)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
+	"github.com/stretchr/testify/require"
 )
 
 type corpusGraph struct {
@@ -38,9 +39,7 @@ func opGraphs(t *testing.T) []corpusGraph {
 		b := ir.NewBuilder(name)
 		build(b)
 		g, err := b.Build()
-		if err != nil {
-			t.Fatalf("graph %s: %v", name, err)
-		}
+		require.NoErrorf(t, err, "graph %s: %v", name, err)
 		out = append(out, corpusGraph{name, g})
 	}
 	add("unary", func(b *ir.Builder) {
@@ -187,9 +186,7 @@ func opGraphs(t *testing.T) []corpusGraph {
 func moduleRoot(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	return root
 }
 
@@ -201,9 +198,7 @@ func testdataGraphs(t *testing.T) []corpusGraph {
 	var out []corpusGraph
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		g, err := ir.Parse(data)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -222,9 +217,7 @@ func randomInputs(t *testing.T, g *ir.Graph, seed uint64) map[ir.ValueID][]byte 
 	for _, id := range exec.NeedsData(g) {
 		v := g.Values[id]
 		nb, err := v.Bytes()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		buf := make([]byte, nb)
 		sz := int64(v.DType.Size())
 		// Weights are scaled by 1/sqrt(fan-in) (taken as the element count

@@ -7,6 +7,8 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCheckRunFailsOnCorruptedRecording proves the recording checks can
@@ -15,9 +17,7 @@ import (
 func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 	sigs := mslSignatures(t)
 	kernels, err := KernelNames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var prog *exec.Program
 	var plan *planner.Plan
 	var rec []event
@@ -27,21 +27,16 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 			continue
 		}
 		prog, plan, err = compilePlan(cg.g, exec.Inferred)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoErrorf(t, err, "%v", err)
 		dev = newFakeDevice(kernels)
 		if _, err := exec.RunOnce(context.Background(), newBackend(dev, Options{}), prog, randomInputs(t, cg.g, 1), exec.RunOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		rec = dev.runs[0].events
 	}
-	if len(prog.Barriers) == 0 {
-		t.Fatal("the data graph needs a barrier for this test")
-	}
-	if errs := checkRun(prog, plan, dev, &fakeCommands{events: rec}, false, sigs); len(errs) != 0 {
-		t.Fatalf("good recording fails: %v", errs)
-	}
+	require.NotEmptyf(t, prog.Barriers, "the data graph needs a barrier for this test")
+	errs := checkRun(prog, plan, dev, &fakeCommands{events: rec}, false, sigs)
+	require.Emptyf(t, errs, "good recording fails: %v", errs)
 	first := func(kind string) int {
 		for i, e := range rec {
 			if e.kind == kind {
@@ -103,9 +98,7 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 			for _, e := range errs {
 				found = found || strings.Contains(e.Error(), tc.want)
 			}
-			if !found {
-				t.Errorf("errors %v do not mention %q", errs, tc.want)
-			}
+			assert.Truef(t, found, "errors %v do not mention %q", errs, tc.want)
 		})
 	}
 
@@ -120,15 +113,11 @@ func TestCheckRunFailsOnCorruptedRecording(t *testing.T) {
 				break
 			}
 		}
-		if moved < 0 {
-			t.Fatal("no arena value")
-		}
+		require.GreaterOrEqualf(t, moved, 0, "no arena value")
 		found := false
 		for _, e := range checkRun(prog, &bad, dev, &fakeCommands{events: rec}, false, sigs) {
 			found = found || strings.Contains(e.Error(), "the plan puts")
 		}
-		if !found {
-			t.Errorf("moving v%d in the plan is not caught", moved)
-		}
+		assert.Truef(t, found, "moving v%d in the plan is not caught", moved)
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/memplan/memplan/internal/longtest"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 // compile plans g's memory with the planner and builds its program in
@@ -44,9 +45,7 @@ func compilePlan(g *ir.Graph, mode exec.Mode) (*exec.Program, *planner.Plan, err
 func TestRecordedEncoding(t *testing.T) {
 	sigs := mslSignatures(t)
 	kernels, err := KernelNames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	ops := opGraphs(t)
 	small := len(ops) + len(testdataGraphs(t))
 	for gi, cg := range allGraphs(t) {
@@ -67,9 +66,7 @@ func TestRecordedEncoding(t *testing.T) {
 				name := fmt.Sprintf("%s/%v/serial=%v", cg.name, mode, serial)
 				t.Run(name, func(t *testing.T) {
 					prog, plan, err := compilePlan(cg.g, mode)
-					if err != nil {
-						t.Fatalf("no program: %v", err)
-					}
+					require.NoErrorf(t, err, "no program: %v", err)
 					dev := newFakeDevice(kernels)
 					be := newBackend(dev, Options{Serial: serial})
 					if _, err := exec.RunOnce(context.Background(), be, prog, randomInputs(t, cg.g, 1), exec.RunOptions{}); err != nil {
@@ -95,9 +92,7 @@ func TestEmulatedAgainstCPU(t *testing.T) {
 		t.Skip("sequential emulation; nothing for the race detector")
 	}
 	kernels, err := KernelNames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	ops := opGraphs(t)
 	small := len(ops) + len(testdataGraphs(t))
 	for gi, cg := range allGraphs(t) {
@@ -120,15 +115,11 @@ func TestEmulatedAgainstCPU(t *testing.T) {
 				if errors.Is(err, exec.ErrUnsupported) {
 					t.Skipf("CPU backend: %v", err)
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				dev := newFakeDevice(kernels)
 				dev.emulate = true
 				got, err := exec.RunOnce(context.Background(), newBackend(dev, Options{}), prog, inputs, exec.RunOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoErrorf(t, err, "%v", err)
 				compareOutputs(t, cg.g, want.Outputs, got.Outputs)
 			})
 		}

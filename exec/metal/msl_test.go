@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // compileMSLAsCpp parses and type-checks MSL source with the host C++
@@ -28,9 +31,7 @@ func compileMSLAsCpp(t *testing.T, src string) (string, error) {
 		t.Fatal(err)
 	}
 	shim, err := filepath.Abs(filepath.Join("testdata", "mslshim"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	out, err := exec.Command(cxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wno-attributes", "-Wno-unknown-attributes",
 		"-Wno-unused-function", "-Wno-unknown-warning-option", "-I", shim, "-x", "c++", file).CombinedOutput()
 	return strings.TrimSpace(string(out)), err
@@ -42,16 +43,10 @@ func compileMSLAsCpp(t *testing.T, src string) (string, error) {
 // here. What only Apple's compiler rejects is left to the darwin tests.
 func TestMSLCompilesAsCpp(t *testing.T) {
 	src, err := Source()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	out, err := compileMSLAsCpp(t, src)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if out != "" {
-		t.Errorf("warnings:\n%s", out)
-	}
+	require.NoErrorf(t, err, "%v\n%s", err, out)
+	assert.Equalf(t, "", out, "warnings:\n%s", out)
 }
 
 // TestMSLCheckCatchesMistakes proves the C++ check fails on a misspelt
@@ -59,9 +54,7 @@ func TestMSLCompilesAsCpp(t *testing.T) {
 // typedef.
 func TestMSLCheckCatchesMistakes(t *testing.T) {
 	src, err := Source()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	tests := []struct{ name, old, new string }{
 		{"misspelt field", "if (i >= p.Total) return;", "if (i >= p.Totl) return;"},
 		{"typed template pointer", "device const uchar* xb [[buffer(1)]],\n                   device uchar* yb [[buffer(2)]],",
@@ -70,9 +63,7 @@ func TestMSLCheckCatchesMistakes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := strings.Replace(src, tc.old, tc.new, 1)
-			if bad == src {
-				t.Fatal("edit did not apply")
-			}
+			require.NotEqualf(t, src, bad, "edit did not apply")
 			if out, err := compileMSLAsCpp(t, bad); err == nil {
 				t.Errorf("broken source accepted: %s", out)
 			}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec/launch"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // field is one struct field: name and byte offset.
@@ -34,9 +36,8 @@ func goLayouts(t *testing.T) map[string]layout {
 			f := p.Type.Field(k)
 			l.fields = append(l.fields, field{f.Name, int64(f.Offset)})
 		}
-		if bs := binary.Size(reflect.New(p.Type).Elem().Interface()); int64(bs) != l.size {
-			t.Errorf("%s: encodes to %d bytes, Go size %d (padding?)", p.Name, bs, l.size)
-		}
+		bs := binary.Size(reflect.New(p.Type).Elem().Interface())
+		assert.Equalf(t, l.size, int64(bs), "%s: encodes to %d bytes, Go size %d (padding?)", p.Name, bs, l.size)
 		out[p.Name] = l
 	}
 	return out
@@ -128,27 +129,19 @@ func compareLayouts(what string, want, got map[string]layout) []error {
 
 func TestArgumentLayouts(t *testing.T) {
 	src, err := Source()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	goL := goLayouts(t)
 	com, err := commentLayouts(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	msl, err := mslLayouts(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	for _, e := range compareLayouts("layout comments", goL, com) {
 		t.Error(e)
 	}
 	for _, e := range compareLayouts("MSL declarations", goL, msl) {
 		t.Error(e)
 	}
-	if len(com) != len(launch.ParamTypes) || len(msl) != len(launch.ParamTypes) {
-		t.Errorf("%d layout comments and %d MSL structs for %d Go structs", len(com), len(msl), len(launch.ParamTypes))
-	}
+	assert.Falsef(t, len(com) != len(launch.ParamTypes) || len(msl) != len(launch.ParamTypes), "%d layout comments and %d MSL structs for %d Go structs", len(com), len(msl), len(launch.ParamTypes))
 }
 
 // TestArgumentLayoutsCatchDrift proves the layout checks fail when the
@@ -156,9 +149,7 @@ func TestArgumentLayouts(t *testing.T) {
 // edited.
 func TestArgumentLayoutsCatchDrift(t *testing.T) {
 	src, err := Source()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	goL := goLayouts(t)
 	tests := []struct {
 		name  string
@@ -178,16 +169,11 @@ func TestArgumentLayoutsCatchDrift(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			edited := tc.edit(src)
-			if edited == src {
-				t.Fatal("edit did not apply")
-			}
+			require.NotEqualf(t, src, edited, "edit did not apply")
 			got, err := tc.parse(edited)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if errs := compareLayouts("edited", goL, got); len(errs) == 0 {
-				t.Error("drift not caught")
-			}
+			require.NoErrorf(t, err, "%v", err)
+			errs := compareLayouts("edited", goL, got)
+			assert.NotEmptyf(t, errs, "drift not caught")
 		})
 	}
 }
@@ -196,22 +182,17 @@ func TestArgumentLayoutsCatchDrift(t *testing.T) {
 // Go argument struct and the MSL signature's struct is that one.
 func TestKernelLibrary(t *testing.T) {
 	names, err := KernelNames()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	sigs := mslSignatures(t)
 	// sigs also holds the three templates (copy_k, gather_k, where_k).
-	if len(names)+3 != len(sigs) {
-		t.Errorf("%d exported kernels, %d signatures read", len(names), len(sigs))
-	}
+	assert.Lenf(t, sigs, len(names)+3, "%d exported kernels, %d signatures read", len(names), len(sigs))
 	for _, k := range names {
 		rt, ok := kernelParams(k)
 		if !ok {
 			t.Errorf("kernel %s: no Go argument struct", k)
 			continue
 		}
-		if got := paramTypeName(rt); got != sigs[k].params {
-			t.Errorf("kernel %s: MSL takes %s, Go twin decodes %s", k, sigs[k].params, got)
-		}
+		got := paramTypeName(rt)
+		assert.Equalf(t, sigs[k].params, got, "kernel %s: MSL takes %s, Go twin decodes %s", k, sigs[k].params, got)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/memplan/memplan/exec/launch"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 // mslSig is a kernel's signature as the MSL source declares it.
@@ -34,9 +35,7 @@ var (
 func mslSignatures(t *testing.T) map[string]mslSig {
 	t.Helper()
 	src, err := Source()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	sigs := map[string]mslSig{}
 	for _, m := range kernelRe.FindAllStringSubmatch(src, -1) {
 		s := mslSig{params: m[2]}

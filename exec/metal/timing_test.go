@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memplan/memplan/exec"
+	"github.com/stretchr/testify/assert"
 )
 
 func TestDispatchSpans(t *testing.T) {
@@ -41,9 +42,7 @@ func TestDispatchSpans(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := dispatchSpans(tc.data, tc.n, 5000, tc.cpu0, tc.gpu0, tc.cpu1, tc.gpu1)
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("spans %v, want %v", got, tc.want)
-			}
+			assert.Equalf(t, fmt.Sprint(tc.want), fmt.Sprint(got), "spans %v, want %v", got, tc.want)
 		})
 	}
 }

@@ -1,6 +1,10 @@
 package dsagen
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // TestPackableTiles: the blocks tile the rectangle: at every step the live
 // sizes sum to the capacity, and no two blocks live together share a byte
@@ -9,29 +13,21 @@ func TestPackableTiles(t *testing.T) {
 	for _, n := range []int{1, 2, 10, 250, 1000} {
 		const capacity = 1 << 20
 		bs := Packable(n, capacity, 7)
-		if len(bs) != n {
-			t.Fatalf("n=%d: %d blocks", n, len(bs))
-		}
+		require.Lenf(t, bs, n, "n=%d: %d blocks", n, len(bs))
 		steps := int64(n/2 + 1)
 		live := make([]int64, steps)
 		for _, b := range bs {
-			if b.End <= b.Start || b.Size <= 0 || b.Size%PackableGranule != 0 || b.Offset+b.Size > capacity {
-				t.Fatalf("n=%d: bad block %+v", n, b)
-			}
+			require.Falsef(t, b.End <= b.Start || b.Size <= 0 || b.Size%PackableGranule != 0 || b.Offset+b.Size > capacity, "n=%d: bad block %+v", n, b)
 			for s := b.Start; s < b.End; s++ {
 				live[s] += b.Size
 			}
 		}
 		for s, v := range live {
-			if v != capacity {
-				t.Fatalf("n=%d: step %d has %d bytes live, want %d", n, s, v, capacity)
-			}
+			require.Equalf(t, int64(capacity), v, "n=%d: step %d has %d bytes live, want %d", n, s, v, capacity)
 		}
 		for i, a := range bs {
 			for _, b := range bs[i+1:] {
-				if a.Start < b.End && b.Start < a.End && a.Offset < b.Offset+b.Size && b.Offset < a.Offset+a.Size {
-					t.Fatalf("n=%d: %+v and %+v overlap", n, a, b)
-				}
+				require.Falsef(t, a.Start < b.End && b.Start < a.End && a.Offset < b.Offset+b.Size && b.Offset < a.Offset+a.Size, "n=%d: %+v and %+v overlap", n, a, b)
 			}
 		}
 	}
@@ -47,9 +43,7 @@ func TestPackableCorrupted(t *testing.T) {
 			live += b.Size
 		}
 	}
-	if live == 1<<20 {
-		t.Fatal("a grown block still sums to the capacity")
-	}
+	require.NotEqualf(t, int64(1<<20), live, "a grown block still sums to the capacity")
 }
 
 // TestDeterministic: the same arguments give the same blocks.
@@ -62,8 +56,6 @@ func TestDeterministic(t *testing.T) {
 	}
 	s, u := Synthetic(100), Synthetic(100)
 	for i := range s {
-		if s[i] != u[i] {
-			t.Fatalf("synthetic block %d differs", i)
-		}
+		require.Equalf(t, u[i], s[i], "synthetic block %d differs", i)
 	}
 }

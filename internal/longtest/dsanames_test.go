@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // .ci/run runs the tests that read the DSA benchmark folder
@@ -72,9 +75,7 @@ func dsaTestsMisnamed(fset *token.FileSet, files []*ast.File) []string {
 // TestDSATestsAreNamedDSA checks every package's tests in the module.
 func TestDSATestsAreNamedDSA(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	byDir := map[string][]*ast.File{}
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -99,12 +100,8 @@ func TestDSATestsAreNamedDSA(t *testing.T) {
 		byDir[dir] = append(byDir[dir], f)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(byDir) < 5 {
-		t.Fatalf("found tests in %d packages only under %s", len(byDir), root)
-	}
+	require.NoErrorf(t, err, "%v", err)
+	require.GreaterOrEqualf(t, len(byDir), 5, "found tests in %d packages only under %s", len(byDir), root)
 	for _, files := range byDir {
 		for _, bad := range dsaTestsMisnamed(fset, files) {
 			t.Errorf("%s reads ../shared/benchmarks/dsa but its name lacks DSA: .ci/run's uncached DSA step would miss it", bad)
@@ -125,11 +122,7 @@ func TestLiteral(t *testing.T) { os.Open("../shared/benchmarks/dsa/x.csv") }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p_test.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	got := dsaTestsMisnamed(fset, []*ast.File{f})
-	if len(got) != 2 || !strings.HasSuffix(got[0], "TestQuality") || !strings.HasSuffix(got[1], "TestLiteral") {
-		t.Errorf("misnamed = %v, want TestQuality and TestLiteral", got)
-	}
+	assert.Falsef(t, len(got) != 2 || !strings.HasSuffix(got[0], "TestQuality") || !strings.HasSuffix(got[1], "TestLiteral"), "misnamed = %v, want TestQuality and TestLiteral", got)
 }

@@ -1,6 +1,10 @@
 package longtest
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestEnabled(t *testing.T) {
 	for _, c := range []struct {
@@ -8,8 +12,7 @@ func TestEnabled(t *testing.T) {
 		want bool
 	}{{"", false}, {"0", false}, {"1", true}, {"yes", true}} {
 		t.Setenv(Var, c.val)
-		if got := Enabled(); got != c.want {
-			t.Errorf("%s=%q: Enabled() = %v, want %v", Var, c.val, got, c.want)
-		}
+		got := Enabled()
+		assert.Equalf(t, c.want, got, "%s=%q: Enabled() = %v, want %v", Var, c.val, got, c.want)
 	}
 }

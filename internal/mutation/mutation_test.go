@@ -18,6 +18,7 @@ import (
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
 	"github.com/memplan/memplan/planner"
+	"github.com/stretchr/testify/require"
 )
 
 // subject is one graph under test with its inputs and reference outputs.
@@ -47,9 +48,7 @@ func loadSubjects(t *testing.T, long bool) []subject {
 			continue
 		}
 		g, err := irParseFile(f)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		require.NoErrorf(t, err, "%s: %v", f, err)
 		gs, names = append(gs, g), append(names, filepath.Base(f))
 	}
 	models, _ := filepath.Glob("../../testdata/models/*.onnx")
@@ -59,9 +58,7 @@ func loadSubjects(t *testing.T, long bool) []subject {
 			continue
 		}
 		g, err := onnx.ImportFile(f, onnx.Options{})
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		require.NoErrorf(t, err, "%s: %v", f, err)
 		if onnx.CheckRunnable(g) != nil {
 			continue
 		}
@@ -147,12 +144,9 @@ func TestMutation(t *testing.T) {
 		t0 := time.Now()
 		for _, obj := range objectives {
 			base, err := planner.PlanGraph(context.Background(), s.g, nil, planner.Options{Objective: obj})
-			if err != nil {
-				t.Fatalf("%s/%s: plan: %v", s.name, obj, err)
-			}
-			if err := base.Verify(s.g); err != nil {
-				t.Fatalf("%s/%s: fresh plan does not verify: %v", s.name, obj, err)
-			}
+			require.NoErrorf(t, err, "%s/%s: plan: %v", s.name, obj, err)
+			err = base.Verify(s.g)
+			require.NoErrorf(t, err, "%s/%s: fresh plan does not verify: %v", s.name, obj, err)
 			for _, m := range planMutations {
 				for k := 0; k < perKind; k++ {
 					p := clonePlan(base)
@@ -169,12 +163,9 @@ func TestMutation(t *testing.T) {
 				}
 			}
 			prog, err := exec.CompilePlan(s.g, base.Order, base, exec.Inferred)
-			if err != nil {
-				t.Fatalf("%s/%s: compile: %v", s.name, obj, err)
-			}
-			if err := prog.Verify(); err != nil {
-				t.Fatalf("%s/%s: fresh program does not verify: %v", s.name, obj, err)
-			}
+			require.NoErrorf(t, err, "%s/%s: compile: %v", s.name, obj, err)
+			err = prog.Verify()
+			require.NoErrorf(t, err, "%s/%s: fresh program does not verify: %v", s.name, obj, err)
 			for _, m := range progMutations {
 				for k := 0; k < perKind; k++ {
 					p := cloneProgram(prog)

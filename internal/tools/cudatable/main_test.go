@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const sample = "model\tmode\tdispatches\tbarriers\tedges\truns\tmedian_ns\tp10_ns\tp90_ns\tmin_ns\tdevice\n" +
@@ -11,13 +14,10 @@ const sample = "model\tmode\tdispatches\tbarriers\tedges\truns\tmedian_ns\tp10_n
 
 func TestRender(t *testing.T) {
 	rows, err := parse(strings.NewReader(sample))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoErrorf(t, err, "%v", err)
 	var b strings.Builder
-	if err := render(&b, rows); err != nil {
-		t.Fatal(err)
-	}
+	err = render(&b, rows)
+	require.NoErrorf(t, err, "%v", err)
 	want := "| m | 3 | 2 / - / - | 2 | 1.5 (1.4-1.6) | - | - | 1.0 (0.9-1.1) | - |"
 	if !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "over 200 timed runs on GPU X") {
 		t.Errorf("table\n%s\nlacks\n%s", b.String(), want)
@@ -29,7 +29,5 @@ func TestRender(t *testing.T) {
 func TestParseRejectsCorruptLines(t *testing.T) {
 	bad := sample + "m\tstream\t3\n" + "m\tinferred\t3\t2\t2\t200\tfast\t1\t2\t1\tGPU X\n"
 	_, err := parse(strings.NewReader(bad))
-	if err == nil || !strings.Contains(err.Error(), "line 4") || !strings.Contains(err.Error(), "line 5") {
-		t.Errorf("err = %v, want lines 4 and 5", err)
-	}
+	assert.Falsef(t, err == nil || !strings.Contains(err.Error(), "line 4") || !strings.Contains(err.Error(), "line 5"), "err = %v, want lines 4 and 5", err)
 }
