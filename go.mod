@@ -3,6 +3,7 @@ module github.com/memplan/memplan
 go 1.26
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/emirpasic/gods/v2 v2.0.0-alpha
 	github.com/google/pprof v0.0.0-20260906184651-6331bc6350fe
 	github.com/progrium/darwinkit v0.5.0
@@ -11,7 +12,4 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require (
-	github.com/ebitengine/purego v0.11.3 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
