@@ -199,8 +199,19 @@ func (m *srchMin) run() {
 		return
 	}
 	if m.workCap == 0 && len(free) >= swoMinFree && len(free) <= swoMaxFree {
-		// Squeaky-wheel passes (squeaky.go) get the first half of the
-		// budget; the exact search or the improvement gets the rest.
+		// First the exact search under auto's work cap, which proves LB
+		// at once on instances where an order suits (challenging C, F,
+		// I, K); then squeaky-wheel passes (squeaky.go) get the first
+		// half of the budget; the exact search or the improvement gets
+		// the rest.
+		if len(free) <= srchExactMax {
+			m.workCap = min(max(autoWorkPerBuffer*int64(len(free)), autoWorkMin), autoWorkMax)
+			m.exact(free, fixed, fixedOff)
+			m.workCap, m.work, m.done = 0, 0, false
+			if m.arena <= m.proven || m.stop() {
+				return
+			}
+		}
 		end := m.deadline
 		m.deadline = m.begin.Add(end.Sub(m.begin) / 2)
 		m.squeaky(swoPasses)
