@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -89,10 +90,23 @@ func ImportFile(path string, opts Options) (*ir.Graph, error) {
 	}
 	g, err := Import(data, opts)
 	if err != nil {
-		return nil, fmt.Errorf("onnx: %s: %w", path, err)
+		return nil, &fileError{path: path, err: err}
 	}
 	return g, nil
 }
+
+// fileError names the file an Import error came from, once: "onnx: PATH:
+// model: ..." rather than "onnx: PATH: onnx: model: ...".
+type fileError struct {
+	path string
+	err  error
+}
+
+func (e *fileError) Error() string {
+	return "onnx: " + e.path + ": " + strings.TrimPrefix(e.err.Error(), "onnx: ")
+}
+
+func (e *fileError) Unwrap() error { return e.err }
 
 // Import decodes a serialized ModelProto and converts it to an ir graph.
 func Import(data []byte, opts Options) (*ir.Graph, error) {

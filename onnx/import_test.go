@@ -2,11 +2,15 @@ package onnx
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx/onnxpb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type importCase struct {
@@ -392,4 +396,17 @@ func TestUnsupportedHostileGraphs(t *testing.T) {
 	g := &ir.Graph{Nodes: []*ir.Node{nil, {Op: "Mystery", Opaque: true}}}
 	eq(t, map[string]int{"Mystery": 1}, Unsupported(g))
 	errIs(t, CheckRunnable(g), ErrUnsupported, "Mystery x1")
+}
+
+// TestImportFileNamesFileOnce: a file that is no model is refused with
+// ErrProto, and the message names the package and the file once each.
+func TestImportFileNamesFileOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "garbage.onnx")
+	require.NoError(t, os.WriteFile(path, []byte("not a model\xff\xff"), 0o644))
+	_, err := ImportFile(path, Options{})
+	require.ErrorIs(t, err, ErrProto)
+	msg := err.Error()
+	assert.Equal(t, 1, strings.Count(msg, path), msg)
+	require.True(t, strings.HasPrefix(msg, "onnx: "+path+": "), msg)
+	assert.False(t, strings.HasPrefix(strings.TrimPrefix(msg, "onnx: "+path+": "), "onnx: "), msg)
 }

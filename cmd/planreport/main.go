@@ -290,6 +290,9 @@ func load(args []string) (*input, error) {
 	}
 	in, err := l(path)
 	if err != nil {
+		if strings.Contains(err.Error(), path) {
+			return nil, err // the loader's library already names the file
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if in == nil || (in.Graph == nil && in.Buffers == nil) {
