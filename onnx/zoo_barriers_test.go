@@ -32,18 +32,7 @@ const (
 func TestZooBarriersDoc(t *testing.T) {
 	var buf bytes.Buffer
 	buf.WriteString("| model | dispatches | serial | inferred | reordered |\n|---|---:|---:|---:|---:|\n")
-	type row struct {
-		name, model string
-		fuse        bool
-	}
-	var rows []row
-	for _, m := range zooModels {
-		rows = append(rows, row{m, m, false})
-	}
-	for _, m := range fusedModels {
-		rows = append(rows, row{m + ", fused", m, true})
-	}
-	for _, r := range rows {
+	for _, r := range zooRows(", fused") {
 		g, err := ImportFile(zooPath(r.model), Options{Fuse: r.fuse})
 		require.NoErrorf(t, err, "%s: import", r.name)
 		p, err := planner.PlanGraph(context.Background(), g, nil, planner.Options{})

@@ -25,18 +25,7 @@ var planGolden = filepath.Join(zooDir, "plans.golden")
 func TestZooPlansGolden(t *testing.T) {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "%-16s %5s %6s %8s %12s %12s %12s\n", "model", "nodes", "values", "buffers", "arena", "lower_bound", "unshared")
-	type row struct {
-		name, model string
-		fuse        bool
-	}
-	var rows []row
-	for _, m := range zooModels {
-		rows = append(rows, row{m, m, false})
-	}
-	for _, m := range fusedModels {
-		rows = append(rows, row{m + "+fuse", m, true})
-	}
-	for _, r := range rows {
+	for _, r := range zooRows("+fuse") {
 		m := r.name
 		g, err := ImportFile(zooPath(r.model), Options{Fuse: r.fuse})
 		must(t, err)
@@ -58,4 +47,23 @@ func TestZooPlansGolden(t *testing.T) {
 	if !bytes.Equal(buf.Bytes(), want) {
 		t.Errorf("zoo plans differ from %s (run with -update after checking):\n got:\n%s\nwant:\n%s", planGolden, buf.Bytes(), want)
 	}
+}
+
+// zooRow is one line of a zoo table: a model, imported plain or fused.
+type zooRow struct {
+	name, model string
+	fuse        bool
+}
+
+// zooRows lists every zoo model, then again fused where fusion changes the
+// graph, named model+suffix.
+func zooRows(fusedSuffix string) []zooRow {
+	var rows []zooRow
+	for _, m := range zooModels {
+		rows = append(rows, zooRow{m, m, false})
+	}
+	for _, m := range fusedModels {
+		rows = append(rows, zooRow{m + fusedSuffix, m, true})
+	}
+	return rows
 }

@@ -3,12 +3,12 @@ package onnx
 import (
 	"bytes"
 	"context"
-	"math"
 	"path/filepath"
 	"testing"
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
+	"github.com/memplan/memplan/internal/tensorcmp"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
 )
@@ -53,7 +53,7 @@ func TestZooRunsMatchPyTorch(t *testing.T) {
 				res, err := exec.RunOnce(context.Background(), cpu.New(cpu.Options{}), prog, ins, exec.RunOptions{})
 				must(t, err)
 				for id, want := range ref {
-					rel := relErr(f32Values(res.Outputs[id]), f32Values(want.Data))
+					rel := tensorcmp.RelErr(f32Values(res.Outputs[id]), f32Values(want.Data))
 					t.Logf("%s %v: max relative error %.3g (%d barriers)", g.Values[id].Name, mode, rel, len(prog.Barriers))
 					check(t, rel <= fullTolerance[m], mode, ": relative error", rel, "above", fullTolerance[m])
 				}
@@ -85,33 +85,4 @@ func fullRuns() []fullRun {
 		out = append(out, fullRun{m + "+fuse", m, true})
 	}
 	return out
-}
-
-// relErr is max |got-want| / max |want| (NaN anywhere, or a length
-// mismatch, gives +Inf).
-func relErr(got, want []float32) float64 {
-	if len(got) != len(want) {
-		return math.Inf(1)
-	}
-	var diff, scale float64
-	for i := range want {
-		d := math.Abs(float64(got[i]) - float64(want[i]))
-		if math.IsNaN(d) {
-			return math.Inf(1)
-		}
-		diff = max(diff, d)
-		scale = max(scale, math.Abs(float64(want[i])))
-	}
-	if scale == 0 {
-		return diff
-	}
-	return diff / scale
-}
-
-func TestRelErrCatchesCorruption(t *testing.T) {
-	want := []float32{1, -2, 4}
-	eq(t, relErr(want, want), 0.0)
-	near(t, relErr([]float32{1, -2, 4.004}, want), 1e-3, 1e-6)
-	check(t, math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1))
-	check(t, math.IsInf(relErr([]float32{1}, want), 1))
 }

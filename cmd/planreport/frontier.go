@@ -30,13 +30,7 @@ func runFrontier(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("planreport frontier", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "text or json")
-	strategy := fset.String("strategy", "", "placement strategy (default: the planner's)")
-	onnxDims = nil
-	fset.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]`", func(v string) error {
-		dims, err := parseDims(v)
-		onnxDims = dims
-		return err
-	})
+	strategy := graphPlanFlags(fset)
 	align := fset.Int64("align", planner.DefaultAlign, "buffer alignment in bytes")
 	if err := fset.Parse(args); err != nil {
 		return 2
@@ -62,6 +56,20 @@ func runFrontier(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// graphPlanFlags registers the planning flags that the graph subcommands
+// (frontier, objectives) share, -strategy and -onnx-dims, and returns the
+// strategy's value.
+func graphPlanFlags(fset *flag.FlagSet) *string {
+	strategy := fset.String("strategy", "", "placement strategy (default: the planner's)")
+	onnxDims = nil
+	fset.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]`", func(v string) error {
+		dims, err := parseDims(v)
+		onnxDims = dims
+		return err
+	})
+	return strategy
 }
 
 // frontierOf loads a graph file and builds its checked frontier; on

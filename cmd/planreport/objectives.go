@@ -57,13 +57,7 @@ func runObjectives(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("planreport objectives", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "text, markdown or json")
-	strategy := fset.String("strategy", "", "placement strategy (default: the planner's)")
-	onnxDims = nil
-	fset.Func("onnx-dims", "bind symbolic ONNX dimensions: `NAME=SIZE[,NAME=SIZE...]`", func(v string) error {
-		dims, err := parseDims(v)
-		onnxDims = dims
-		return err
-	})
+	strategy := graphPlanFlags(fset)
 	if err := fset.Parse(args); err != nil {
 		return 2
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/internal/randgraph"
+	"github.com/memplan/memplan/internal/tensorcmp"
 	"github.com/memplan/memplan/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,7 +97,7 @@ func TestGPUGemmShapes(t *testing.T) {
 			got, err := exec.RunOnce(context.Background(), bes[m.sync], prog, in, exec.RunOptions{})
 			require.NoErrorf(t, err, "%s %s: %v", tc.name, m.name, err)
 			for id, w := range want.Outputs {
-				rel := relErr(f32s(got.Outputs[id]), f32s(w))
+				rel := tensorcmp.RelErr(tensorcmp.F32s(got.Outputs[id]), tensorcmp.F32s(w))
 				assert.Falsef(t, rel > 1e-5, "%s %s: relative error %.3g > 1e-5 vs the CPU", tc.name, m.name, rel)
 				if first == nil {
 					t.Logf("%s: %d elements, relative error %.3g vs the CPU", tc.name, len(w)/4, rel)

@@ -12,6 +12,7 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cuda"
 	"github.com/memplan/memplan/internal/randgraph"
+	"github.com/memplan/memplan/internal/tensorcmp"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/planner"
 	"github.com/stretchr/testify/assert"
@@ -42,7 +43,7 @@ func TestGPURandomGraphs(t *testing.T) {
 				for id, w := range want.Outputs {
 					var rel float64
 					if g.Values[id].DType == ir.F32 {
-						rel = relErr(f32s(got.Outputs[id]), f32s(w))
+						rel = tensorcmp.RelErr(tensorcmp.F32s(got.Outputs[id]), tensorcmp.F32s(w))
 					} else if string(got.Outputs[id]) != string(w) {
 						rel = 1
 					}
@@ -117,7 +118,7 @@ func zooOnce(t *testing.T, bes map[cuda.Sync]*cuda.Backend, name, dir string, fu
 		res, err := exec.RunOnce(context.Background(), bes[s], prog, ins, exec.RunOptions{})
 		require.NoErrorf(t, err, "%s fuse=%v %v: %v", name, fuse, s, err)
 		for id, w := range want {
-			rel := relErr(f32s(res.Outputs[id]), w)
+			rel := tensorcmp.RelErr(tensorcmp.F32s(res.Outputs[id]), w)
 			t.Logf("%s fuse=%v %v: max relative error %.3g vs PyTorch", name, fuse, s, rel)
 			assert.Falsef(t, rel > 1e-4, "%s fuse=%v %v: relative error %.3g", name, fuse, s, rel)
 		}

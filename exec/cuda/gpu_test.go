@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +19,9 @@ import (
 	"github.com/memplan/memplan/exec"
 	"github.com/memplan/memplan/exec/cpu"
 	"github.com/memplan/memplan/exec/cuda"
+	"github.com/memplan/memplan/internal/tensorcmp"
 	"github.com/memplan/memplan/ir"
 	"github.com/memplan/memplan/onnx"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -96,45 +95,6 @@ func zooModels(t testing.TB) map[string]string {
 	return out
 }
 
-// relErr is max |got-want| / max |want| (NaN anywhere, or a length
-// mismatch, gives +Inf), as onnx's zoo test measures the CPU backend.
-func relErr(got, want []float32) float64 {
-	if len(got) != len(want) {
-		return math.Inf(1)
-	}
-	var diff, scale float64
-	for i := range want {
-		d := math.Abs(float64(got[i]) - float64(want[i]))
-		if math.IsNaN(d) {
-			return math.Inf(1)
-		}
-		diff = max(diff, d)
-		scale = max(scale, math.Abs(float64(want[i])))
-	}
-	if scale == 0 {
-		return diff
-	}
-	return diff / scale
-}
-
-func f32s(b []byte) []float32 {
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
-	}
-	return out
-}
-
-// TestRelErrCatchesCorruption: the comparison above fails on a changed
-// element, a NaN and a length mismatch.
-func TestRelErrCatchesCorruption(t *testing.T) {
-	want := []float32{1, -2, 4}
-	assert.Equalf(t, float64(0), relErr(want, want), "equal outputs differ")
-	e := relErr([]float32{1, -2, 4.004}, want)
-	assert.Falsef(t, e < 9e-4, "a changed element gives %g", e)
-	assert.Falsef(t, !math.IsInf(relErr([]float32{1, float32(math.NaN()), 4}, want), 1) || !math.IsInf(relErr(want[:1], want), 1), "NaN or length mismatch not caught")
-}
-
 // loadZoo imports a full model with its test_data_set_0 inputs and
 // PyTorch's outputs.
 func loadZoo(t testing.TB, dir string, fuse bool) (*ir.Graph, map[ir.ValueID][]byte, map[ir.ValueID][]float32) {
@@ -147,7 +107,7 @@ func loadZoo(t testing.TB, dir string, fuse bool) (*ir.Graph, map[ir.ValueID][]b
 	require.NoErrorf(t, err, "%v", err)
 	want := map[ir.ValueID][]float32{}
 	for id, tv := range ref {
-		want[id] = f32s(tv.Data)
+		want[id] = tensorcmp.F32s(tv.Data)
 	}
 	return g, ins, want
 }
@@ -176,7 +136,7 @@ func TestGPUZooMatchesPyTorch(t *testing.T) {
 						res, err := x.Run(context.Background(), ins, exec.RunOptions{})
 						require.NoErrorf(t, err, "%s run %d: %v", m.name, run, err)
 						for id, w := range want {
-							rel := relErr(f32s(res.Outputs[id]), w)
+							rel := tensorcmp.RelErr(tensorcmp.F32s(res.Outputs[id]), w)
 							if run == 0 {
 								t.Logf("%s %s: max relative error %.3g vs PyTorch (%d dispatches, %d barriers, %d edges, GPU %d ns)",
 									g.Values[id].Name, m.name, rel, len(prog.Dispatches), len(prog.Barriers), len(prog.Edges), res.Timings.Device.EndNs)
