@@ -1,10 +1,9 @@
 package ir
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
-
-	"github.com/emirpasic/gods/v2/trees/binaryheap"
 )
 
 // Schedule returns the order in which nodes run: g.Order when set (checked
@@ -106,30 +105,28 @@ func (g *Graph) TopoOrder() ([]NodeID, error) {
 		}
 	}
 	// ready holds the nodes whose dependencies have all run, smallest ID
-	// on top; the first ones go in at once (one heapify). It is gods'
-	// binary heap, at a measured cost: against the hand-written
-	// container/heap it replaced, BenchmarkTopoOrder takes 13-60% more
-	// allocations (gods' array list shrinks as it pops and grows again;
-	// inplace.json 28 -> 41) and 22-58% more time on 5 of the 6 testdata
-	// graphs (median of 5, interleaved, load 8-11; docs/BENCHMARKS.md):
-	// a few microseconds once per compiled graph, which no benchmark of
-	// planner, memranges or exec includes.
+	// on top. It stays a hand-written container/heap: gods' binary heap,
+	// measured in its place, took 13-60% more allocations (its array list
+	// shrinks as it pops and grows again; inplace.json 28 -> 41) and
+	// 22-58% more time on 5 of the 6 testdata graphs (BenchmarkTopoOrder,
+	// median of 5, interleaved, load 8-11; docs/BENCHMARKS.md), past the
+	// 5% that CONTRIBUTING.md allows.
 	//
 	//	scripts/benchab.sh 6484e31 351dcaf ./ir TopoOrder 5 1s
-	ready := binaryheap.New[NodeID]()
-	var first []NodeID
+	ready := &idHeap{}
 	for n, d := range indeg {
 		if d == 0 && g.Nodes[n] != nil {
-			first = append(first, NodeID(n))
+			*ready = append(*ready, NodeID(n))
 		}
 	}
-	ready.Push(first...)
+	heap.Init(ready)
 	order := make([]NodeID, 0, len(g.Nodes))
-	for n, ok := ready.Pop(); ok; n, ok = ready.Pop() {
+	for ready.Len() > 0 {
+		n := heap.Pop(ready).(NodeID)
 		order = append(order, n)
 		for _, u := range users[n] {
 			if indeg[u]--; indeg[u] == 0 {
-				ready.Push(u)
+				heap.Push(ready, u)
 			}
 		}
 	}
@@ -191,4 +188,18 @@ func (g *Graph) CheckSchedule(order []NodeID) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// idHeap is a min-heap of node IDs for container/heap.
+type idHeap []NodeID
+
+func (h idHeap) Len() int           { return len(h) }
+func (h idHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h idHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *idHeap) Push(x any)        { *h = append(*h, x.(NodeID)) }
+func (h *idHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
