@@ -45,7 +45,7 @@ type runConfig struct {
 
 func init() {
 	register(extension{Name: "run", Flags: func(fs *flag.FlagSet) hooks {
-		on := fs.Bool("run", false, "execute the graph on the CPU backend: a reference run, then per mode one warm-up and -runs timed runs checked bit for bit against it; prints the timings and each output's checksum (with -input-dir reference files, its errors against them)")
+		on := fs.Bool("run", false, "execute the graph (on -backend, the CPU by default): a reference run on the CPU, then per mode one warm-up and -runs timed runs checked bit for bit against it; prints the timings and each output's checksum (with -input-dir reference files, its errors against them)")
 		var c runConfig
 		fs.StringVar(&c.mode, "mode", "all", "with -run: serial|inferred|reordered|all")
 		fs.Uint64Var(&c.seed, "seed", 1, "with -run: seed of the random inputs, and of the weights a graph-only model lacks (reported on stderr)")
