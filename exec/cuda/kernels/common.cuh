@@ -82,3 +82,12 @@ __device__ __forceinline__ float warp_max(float v) {
 __device__ __forceinline__ int warp_index() {
     return int((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
 }
+
+// nchw splits the flat row-major index i of a [N, C, H, W] tensor into its
+// coordinates (the output walk of every convolution and pooling kernel).
+__device__ __forceinline__ void nchw(int i, int C, int H, int W, int& n, int& c, int& h, int& w) {
+    w = i % W; i /= W;
+    h = i % H; i /= H;
+    c = i % C;
+    n = i / C;
+}

@@ -60,11 +60,8 @@ extern "C" __global__ void matmul_f32(MatMulParams p, const float* a, const floa
 extern "C" __global__ void conv2d_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
     int i = flat_index();
     if (i >= p.Total) return;
-    int rem = i;
-    int ow = rem % p.OW; rem /= p.OW;
-    int oh = rem % p.OH; rem /= p.OH;
-    int m = rem % p.M;
-    int n = rem / p.M;
+    int n, m, oh, ow;
+    nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
     int cpg = p.C / p.Group;
     int g = m / (p.M / p.Group);
     float acc = p.HasBias != 0 ? bias[m * p.Bias.Strides[0]] : 0.0f;
@@ -93,11 +90,8 @@ extern "C" __global__ void conv2d_warp_f32(ConvParams p, const float* x, const f
     int i = warp_index();
     int lane = int(threadIdx.x & 31);
     if (i >= p.Total) return; // whole warps leave together
-    int rem = i;
-    int ow = rem % p.OW; rem /= p.OW;
-    int oh = rem % p.OH; rem /= p.OH;
-    int m = rem % p.M;
-    int n = rem / p.M;
+    int n, m, oh, ow;
+    nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
     int cpg = p.C / p.Group;
     int g = m / (p.M / p.Group);
     int taps = p.KH * p.KW;
@@ -125,11 +119,8 @@ extern "C" __global__ void conv2d_warp_f32(ConvParams p, const float* x, const f
 extern "C" __global__ void convtranspose2d_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
     int i = flat_index();
     if (i >= p.Total) return;
-    int rem = i;
-    int ow = rem % p.OW; rem /= p.OW;
-    int oh = rem % p.OH; rem /= p.OH;
-    int m = rem % p.M;
-    int n = rem / p.M;
+    int n, m, oh, ow;
+    nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
     int cpg = p.C / p.Group;
     int mpg = p.M / p.Group;
     int g = m / mpg;
@@ -157,11 +148,8 @@ extern "C" __global__ void convtranspose2d_warp_f32(ConvParams p, const float* x
     int i = warp_index();
     int lane = int(threadIdx.x & 31);
     if (i >= p.Total) return; // whole warps leave together
-    int rem = i;
-    int ow = rem % p.OW; rem /= p.OW;
-    int oh = rem % p.OH; rem /= p.OH;
-    int m = rem % p.M;
-    int n = rem / p.M;
+    int n, m, oh, ow;
+    nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
     int cpg = p.C / p.Group;
     int mpg = p.M / p.Group;
     int g = m / mpg;
@@ -193,11 +181,8 @@ extern "C" __global__ void pool2d_f32(PoolParams p, const float* x, float* y) {
     int OW = p.Out.Shape[3];
     int OH = p.Out.Shape[2];
     int C = p.Out.Shape[1];
-    int rem = i;
-    int ow = rem % OW; rem /= OW;
-    int oh = rem % OH; rem /= OH;
-    int c = rem % C;
-    int n = rem / C;
+    int n, c, oh, ow;
+    nchw(i, C, OH, OW, n, c, oh, ow);
     int xc = n * p.X.Strides[0] + c * p.X.Strides[1];
     float acc = p.Mode == 0 ? -INF_F : 0.0f;
     int count = 0;
