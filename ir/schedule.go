@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Schedule returns the order in which nodes run: g.Order when set (checked
@@ -25,6 +26,10 @@ func (g *Graph) Schedule() ([]NodeID, error) {
 // Deps returns, for each node, the nodes it must run after, ascending and
 // without repeats: the producers of its inputs and KeepAlive values, followed
 // through view chains (a view depends on its own producer and on its base's).
+// The walk along a chain stops at a producer that itself reads the view's
+// base: that producer depends on the rest of the chain, so listing it again
+// would change no order (a transitive reduction) and would make a chain of
+// k view nodes cost k^2.
 func (g *Graph) Deps() ([][]NodeID, error) {
 	deps := make([][]NodeID, len(g.Nodes))
 	var errs []error
@@ -59,10 +64,11 @@ func (g *Graph) producersOf(id ValueID, seen map[NodeID]bool) error {
 		if v == nil {
 			return fmt.Errorf("value %d: %w", id, ErrUndefined)
 		}
-		if g.Node(v.Producer) != nil {
+		p := g.Node(v.Producer)
+		if p != nil {
 			seen[v.Producer] = true
 		}
-		if v.View == nil {
+		if v.View == nil || (p != nil && p.reads(v.View.Base)) {
 			return nil
 		}
 		if steps > len(g.Values) {
@@ -72,13 +78,15 @@ func (g *Graph) producersOf(id ValueID, seen map[NodeID]bool) error {
 	}
 }
 
-func sortNodeIDs(s []NodeID) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
+// sortNodeIDs sorts ascending. A node at the end of a chain of k view
+// nodes has k dependencies, so this must not be quadratic (an insertion
+// sort made a 2,000-deep chain of Reshape nodes take 4 s, 4,000 deep 29 s).
+// reads reports whether n lists id among its inputs or keep-alive values.
+func (n *Node) reads(id ValueID) bool {
+	return slices.Contains(n.Inputs, id) || slices.Contains(n.KeepAlive, id)
 }
+
+func sortNodeIDs(s []NodeID) { slices.Sort(s) }
 
 // TopoOrder returns a topological order of the nodes, breaking ties by the
 // smallest NodeID (Kahn's algorithm with a min-heap), so the same graph
