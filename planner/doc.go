@@ -45,9 +45,11 @@
 // first, for half the budget. Instances too large to search whole (real
 // traces of tens of thousands of buffers) are improved instead: best-fit
 // in peak order (peak.go: the buffers of the fullest step first, as one
-// stack, longest-lived at the bottom), then the buffers that reach highest
-// are re-packed exactly with the rest fixed, and the best greedy order is
-// perturbed around the peak (improve.go).
+// stack, longest-lived at the bottom), then the short buffers around the
+// fullest step are placed by the exact search with the rest of the stack
+// fixed and everything else best-fit around them (peakfill.go), then the
+// buffers that reach highest are re-packed exactly with the rest fixed,
+// and the best greedy order is perturbed around the peak (improve.go).
 // It always returns the best valid placement found, and stops early on
 // ctx.
 //
