@@ -67,7 +67,7 @@ load; echo "### 5. search on challenging D, J (10 s) and S_1 (30 s)"
 for f in challenging/D.1048576.csv challenging/J.1048576.csv; do
 	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/$f" 2>/dev/null && head -2 "$tmp/r.txt"
 done
-"$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^search:' || true
+/usr/bin/time -f "S_1: %e s wall" "$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^(search:|S_1:)' || true
 head -2 "$tmp/r.txt"
 fi
 load
