@@ -16,11 +16,11 @@ package planner
 // Peak fill takes them out and solves them together:
 //
 //  1. From a placement (the peak order's), the offenders are the free
-//     buffers whose top passes the lower bound; R is the hull of their
-//     lifespans and of the fullest step s.
-//  2. The short buffers are the free buffers that meet R and live at most
-//     L steps, L the longest offender's lifespan at first (so that every
-//     offender is one of them), then 4L, 16L.
+//     buffers whose top passes the lower bound; L is the shortest
+//     offender's lifespan at first, then 4L and 16L.
+//  2. R is the hull of the fullest step s and of the lifespans of the
+//     offenders that live at most L steps; the short buffers are the
+//     offenders and the free buffers that meet R and live at most L steps.
 //  3. The stack is every other free buffer live at s, placed best-fit in
 //     the peak order's stack order (longest lifespan first): a stack with
 //     no hole at s.
@@ -35,9 +35,12 @@ package planner
 // Each attempt costs one exact search over a few dozen buffers and one
 // best-fit pass. On S_1 (28,526 buffers) the peak order leaves an 8 MiB
 // buffer live 4 steps and a 6 MiB one live 6 steps above the lower bound
-// (1.0026 x LB); with L = 6 the short buffers are 25 buffers around the
-// peak, the exact search places them in 25 nodes without backtracking,
-// and the best-fit pass around them ends at the lower bound.
+// (1.0026 x LB); with L = 4 the short buffers are 23 buffers around the
+// peak, the exact search places them without backtracking, and the
+// best-fit pass around them ends at the lower bound (0.16 s in all).
+// Where the stack itself must change it does not help: on pangu_2.6B one
+// offender is a 409 MB buffer live 13,174 steps, and the band re-packing
+// of improve.go reaches the lower bound instead.
 //
 // Worked example, LB = 8 at every step (TestPeakFill):
 //
@@ -47,11 +50,12 @@ package planner
 // The peak order stacks step 0's buffers a, b, c, d at 0, 5, 6, 7, then
 // takes step 3 (f and g): f goes at 6, above a and b, and g (7 bytes)
 // finds only the 6 bytes below f free at step 3, so it goes on top at 7:
-// arena 14. Peak fill: the offender is g (lifespan 1), R = [0, 4) with
-// the fullest step 0; the short buffers (meeting R, living at most 1 step)
-// are c, d and g; the stack is a at 0 and b at 5. The exact search puts c
-// at 6, d at 7 and g at 0 (no stack buffer lives at step 3); best-fit then
-// puts f at 7 and e in the byte left at 6. Arena 8 = LB.
+// arena 14. Peak fill: the offender is g, so L = 1 and R = [0, 4) (g and
+// the fullest step 0); the short buffers (g, and those meeting R that
+// live at most 1 step) are c, d and g; the stack is a at 0 and b at 5.
+// The exact search puts c at 6, d at 7 and g at 0 (no stack buffer lives
+// at step 3); best-fit then puts f at 7 and e in the byte left at 6.
+// Arena 8 = LB.
 
 import (
 	"cmp"
@@ -67,25 +71,31 @@ func (m *srchMin) peakFill(start []int64, order []int) {
 	if !ok {
 		return
 	}
-	lo, hi := s, s+1
-	var longest int64
+	shortest := int64(-1)
 	for i, b := range bufs {
-		if !b.Fixed && start[i]+b.Size > m.lb {
-			lo, hi = min(lo, b.Start), max(hi, b.End)
-			longest = max(longest, b.End-b.Start)
+		if !b.Fixed && start[i]+b.Size > m.lb && (shortest < 0 || b.End-b.Start < shortest) {
+			shortest = b.End - b.Start
 		}
 	}
-	if longest == 0 {
+	if shortest < 0 {
 		return // nothing above LB
 	}
 	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
 	defer cancel()
 	prev := -1
-	for _, l := range []int64{longest, 4 * longest, 16 * longest} {
+	for _, l := range []int64{shortest, 4 * shortest, 16 * shortest} {
+		lo, hi := s, s+1
+		for i, b := range bufs {
+			if !b.Fixed && start[i]+b.Size > m.lb && b.End-b.Start <= l {
+				lo, hi = min(lo, b.Start), max(hi, b.End)
+			}
+		}
 		var stack, short []int
 		for i, b := range bufs {
 			switch {
 			case b.Fixed || b.Size == 0:
+			case start[i]+b.Size > m.lb:
+				short = append(short, i)
 			case b.Start < hi && lo < b.End && b.End-b.Start <= l:
 				short = append(short, i)
 			case b.Start <= s && s < b.End:
