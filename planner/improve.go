@@ -50,9 +50,30 @@ import (
 )
 
 // improve lowers m.best with the peak order and the peak fill, then by
-// windowed exact re-packing, then by local search over the placement
-// order, until the deadline.
+// windowed exact re-packing (improveStart, unless run already did it),
+// then by local search over the placement order, until the deadline.
 func (m *srchMin) improve(free []int) {
+	if !m.imp.started {
+		m.improveStart(free, 2.0/5)
+	}
+	if m.arena <= m.lb {
+		return
+	}
+	m.localSearch(m.imp.order, m.imp.policy)
+}
+
+// improveState is what the improvement's first steps leave to its local
+// search.
+type improveState struct {
+	started bool
+	order   []int
+	policy  fitPolicy
+}
+
+// improveStart runs the improvement's first steps: the peak order, the
+// peak fill, and band re-packing under frac of the time left.
+func (m *srchMin) improveStart(free []int, frac float64) {
+	m.imp.started = true
 	// The order the local search perturbs: the winning portfolio member's,
 	// or the peak order (peak.go) when it beats the portfolio.
 	op := singleOrders[0]
@@ -61,10 +82,10 @@ func (m *srchMin) improve(free []int) {
 			op = o
 		}
 	}
-	order, policy := op.order(m.bufs), op.policy
+	m.imp.order, m.imp.policy = op.order(m.bufs), op.policy
 	peakOff, peakOrd := m.peak()
 	if peakOff != nil && m.method == "search/peak" {
-		order, policy = peakOrd, bestFit
+		m.imp.order, m.imp.policy = peakOrd, bestFit
 	}
 	if peakOff != nil {
 		m.peakFill(peakOff, peakOrd)
@@ -75,13 +96,13 @@ func (m *srchMin) improve(free []int) {
 	if m.arena <= m.lb {
 		return
 	}
-	// Band re-packing gets at most 40% of what is left: first from the
+	// Band re-packing gets at most frac of what is left: first from the
 	// peak placement (its excess is a few buffers next to the peak step,
 	// which a band can move; on pangu_2.6B it reaches LB from 1.022 x LB
 	// while the portfolio's 1.0076 has thousands of tiny buffers on top),
 	// then from the best placement if that is another one.
 	end := m.deadline
-	m.deadline = time.Now().Add(time.Until(end) * 2 / 5)
+	m.deadline = time.Now().Add(time.Duration(float64(time.Until(end)) * frac))
 	if peakOff != nil {
 		m.windows(free, peakOff)
 	}
@@ -89,7 +110,6 @@ func (m *srchMin) improve(free []int) {
 		m.windows(free, m.best)
 	}
 	m.deadline = end
-	m.localSearch(order, policy)
 }
 
 // peak places the buffers best-fit in peak order, keeps the placement if it

@@ -24,10 +24,15 @@ package planner
 // search stalls on mid-size instances whose optimum no greedy order finds,
 // and repeated first-fit passes with the offenders raised get closer.
 //
+// Instances whose live total is LB at every step (perfect packings, like
+// the packable family) first get the tiling search of perfect.go under a
+// node limit; it ends the run when it places them in LB.
+//
 // Instances too large for the exact search as a whole (more than
 // srchExactMax free buffers) go to improve.go: the peak order (peak.go),
-// band re-packing with the same exact search while the rest stays fixed,
-// then an order local search.
+// the peak fill (peakfill.go), band re-packing with the same exact search
+// while the rest stays fixed (before the squeaky-wheel half, under a fifth
+// of the budget, where that runs), then an order local search.
 //
 // The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
 // or when ctx is done, and always returns the best valid placement found;
@@ -152,6 +157,7 @@ type srchMin struct {
 	workCap  int64        // 0: none
 	done     bool         // the deadline passed, ctx is done or the work cap is reached
 	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
+	imp      improveState // improve.go's first steps, once run
 	mu       sync.Mutex
 }
 
@@ -198,6 +204,15 @@ func (m *srchMin) run() {
 	if len(free) == 0 || m.arena <= m.lb {
 		return
 	}
+	if len(fixed) == 0 && isPerfect(m.bufs, m.lb) {
+		// Every step at LB: the tiling search (perfect.go) first.
+		off, nodes := perfectPack(m.ctx, m.bufs, m.lb, perfectLimit(m.bufs))
+		m.nodes += nodes
+		if off != nil && m.accept(off, "search/perfect") {
+			m.proven = m.arena
+			return
+		}
+	}
 	if m.workCap == 0 && len(free) >= swoMinFree && len(free) <= swoMaxFree {
 		// First the exact search under auto's work cap, which proves LB
 		// at once on instances where an order suits (challenging C, F,
@@ -209,6 +224,14 @@ func (m *srchMin) run() {
 			m.exact(free, fixed, fixedOff)
 			m.workCap, m.work, m.done = 0, 0, false
 			if m.arena <= m.proven || m.stop() {
+				return
+			}
+		} else {
+			// The improvement's first steps reach LB on real traces
+			// (pangu_2.6B, S_1) in about a second; squeaky-wheel passes
+			// must not delay them.
+			m.improveStart(free, 1.0/5)
+			if m.arena <= m.lb || m.stop() {
 				return
 			}
 		}
