@@ -20,9 +20,11 @@ package planner
 // shallow steps per round, leaving the time to the attempts at LB.
 //
 // On 100 to 20,000 free buffers (not under a work cap) squeaky-wheel
-// optimisation (squeaky.go) runs first, for half the budget: the exact
-// search stalls on mid-size instances whose optimum no greedy order finds,
-// and repeated first-fit passes with the offenders raised get closer.
+// optimisation (squeaky.go) gets half of the time left after a first, cheap
+// step (the exact search under auto's work cap, or above srchExactMax
+// buffers the improvement's first steps): the exact search stalls on
+// mid-size instances whose optimum no greedy order finds, and repeated
+// first-fit passes with the offenders raised get closer.
 //
 // Instances whose live total is LB at every step (perfect packings, like
 // the packable family) first get the tiling search of perfect.go under a
@@ -31,8 +33,8 @@ package planner
 // Instances too large for the exact search as a whole (more than
 // srchExactMax free buffers) go to improve.go: the peak order (peak.go),
 // the peak fill (peakfill.go), band re-packing with the same exact search
-// while the rest stays fixed (before the squeaky-wheel half, under a fifth
-// of the budget, where that runs), then an order local search.
+// while the rest stays fixed (before the squeaky-wheel passes where those
+// run), then an order local search.
 //
 // The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
 // or when ctx is done, and always returns the best valid placement found;
@@ -216,9 +218,8 @@ func (m *srchMin) run() {
 	if m.workCap == 0 && len(free) >= swoMinFree && len(free) <= swoMaxFree {
 		// First the exact search under auto's work cap, which proves LB
 		// at once on instances where an order suits (challenging C, F,
-		// I, K); then squeaky-wheel passes (squeaky.go) get the first
-		// half of the budget; the exact search or the improvement gets
-		// the rest.
+		// I, K); then squeaky-wheel passes (squeaky.go) get half of the
+		// time left; the exact search or the improvement gets the rest.
 		if len(free) <= srchExactMax {
 			m.workCap = min(max(autoWorkPerBuffer*int64(len(free)), autoWorkMin), autoWorkMax)
 			m.exact(free, fixed, fixedOff)
@@ -227,16 +228,17 @@ func (m *srchMin) run() {
 				return
 			}
 		} else {
-			// The improvement's first steps reach LB on real traces
-			// (pangu_2.6B, S_1) in about a second; squeaky-wheel passes
+			// The improvement's first steps (peak order, peak fill, band
+			// re-packing under 40% of the time) reach LB on real traces
+			// (pangu_2.6B, S_1) in a second or two; squeaky-wheel passes
 			// must not delay them.
-			m.improveStart(free, 1.0/5)
+			m.improveStart(free, 2.0/5)
 			if m.arena <= m.lb || m.stop() {
 				return
 			}
 		}
 		end := m.deadline
-		m.deadline = m.begin.Add(end.Sub(m.begin) / 2)
+		m.deadline = time.Now().Add(time.Until(end) / 2)
 		m.squeaky(swoPasses)
 		m.deadline = end
 		if m.arena <= m.lb {
