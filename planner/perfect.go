@@ -26,8 +26,8 @@ package planner
 // buffers as they are, then with all buffers of one lifespan merged into
 // one (a sound restriction: a placement of the merged buffer stacks its
 // members). Merging removes the orders of buffers that only ever fill the
-// same hole; on the packable instance p250 it finds LB in about 70,000
-// nodes where the plain search stalls.
+// same hole; on the packable instance p250 it finds LB where the plain
+// search stalls (docs/BENCHMARKS.md).
 //
 // Example: three buffers tile 8 bytes: a [0,2) 8 B; b [2,4) 3 B; c [2,4)
 // 5 B. The lowest segment is steps [0,4) at 0: only a starts at step 0,
