@@ -35,14 +35,19 @@
 // placed (split.go).
 //
 // The "search" strategy (Search) goes further, anytime, within a time
-// budget: it starts from the portfolio's placement and asks an exact
+// budget. An instance whose live total equals the lower bound at every
+// step (a perfect packing) first gets a tiling search (perfect.go: the
+// lowest segment of the skyline must be filled by a buffer starting at its
+// left end; wall checks, conflict-directed backjumping, then the same with
+// each lifespan's buffers merged). Otherwise, or when that stalls, it
+// starts from the portfolio's placement and asks an exact
 // search over canonical placements (each buffer resting on the floor or on
 // a buffer live at the same time; floors, dominance and time decomposition
 // prune it; exact.go) whether a smaller capacity fits, first the lower
 // bound, then by bisection; on 100 to 20,000 free buffers squeaky-wheel
 // optimisation (squeaky.go: repeated first-fit passes in a priority order,
-// the buffers that end above the lower bound raised after each pass) runs
-// first, for half the budget. Instances too large to search whole (real
+// the buffers that end above the lower bound raised after each pass) gets
+// half of the time left after a first cheap step. Instances too large to search whole (real
 // traces of tens of thousands of buffers) are improved instead: best-fit
 // in peak order (peak.go: the buffers of the fullest step first, as one
 // stack, longest-lived at the bottom), then the short buffers around the
