@@ -247,6 +247,12 @@ func (m *srchMin) run() {
 	}
 	if len(free) > srchExactMax {
 		if m.workCap > 0 {
+			// Under a work cap (auto) only the improvement's first two
+			// steps, which their node limits bound: the peak order and
+			// the peak fill.
+			if off, order := m.peak(); off != nil && m.arena > m.lb {
+				m.peakFill(off, order)
+			}
 			return
 		}
 		m.improve(free)
