@@ -24,7 +24,10 @@ package planner
 //     autoTimeCap (Options.TimeBudget when set). The work cap, not the
 //     clock, ends the run, so the plan is the same on a loaded machine;
 //     the time cap only guards against a machine many times slower than
-//     ours.
+//     ours. Above srchExactMax buffers the stage runs the improvement's
+//     peak order and peak fill instead (peak.go, peakfill.go; bounded by
+//     node limits, not the clock): real/S_1 reaches LB in about half a
+//     second. Perfect instances (perfect.go) get the tiling search first.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
 // (split in time);
