@@ -35,6 +35,7 @@ package planner
 // at 5. Arena 8 = LB.
 
 import (
+	"cmp"
 	"context"
 	"slices"
 )
@@ -81,7 +82,7 @@ func isPerfect(bufs []Buffer, lb int64) bool {
 		}
 		evs = append(evs, ev{b.Start, b.Size}, ev{b.End, -b.Size})
 	}
-	slices.SortFunc(evs, func(x, y ev) int { return cmpInt64(x.t, y.t) })
+	slices.SortFunc(evs, func(x, y ev) int { return cmp.Compare(x.t, y.t) })
 	var live int64
 	for k := 0; k < len(evs); {
 		t := evs[k].t
@@ -93,16 +94,6 @@ func isPerfect(bufs []Buffer, lb int64) bool {
 		}
 	}
 	return true
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // perfectPack tries to place bufs (a perfect instance, isPerfect) in an
@@ -197,10 +188,10 @@ func newPerfectSearch(ctx context.Context, bufs []Buffer, c, limit int64) *perfe
 	}
 	for _, l := range s.starts {
 		slices.SortFunc(l, func(x, y int) int {
-			if d := cmpInt64(int64(s.col1[y]), int64(s.col1[x])); d != 0 {
+			if d := cmp.Compare(int64(s.col1[y]), int64(s.col1[x])); d != 0 {
 				return d
 			}
-			if d := cmpInt64(bufs[y].Size, bufs[x].Size); d != 0 {
+			if d := cmp.Compare(bufs[y].Size, bufs[x].Size); d != 0 {
 				return d
 			}
 			return x - y
