@@ -26,6 +26,10 @@ package planner
 // mid-size instances whose optimum no greedy order finds, and repeated
 // first-fit passes with the offenders raised get closer.
 //
+// Not under a work cap, an instance that falls into independent parts in
+// time (no buffer live across some step boundary) is searched part by part
+// (searchparts.go).
+//
 // Instances whose live total is LB at every step (perfect packings, like
 // the packable family) first get the tiling search of perfect.go under a
 // node limit; it ends the run when it places them in LB.
@@ -79,6 +83,9 @@ type SearchResult struct {
 	Method  string // what found the returned placement
 	Optimal bool   // Arena is proven minimal
 	Nodes   int64  // exact-search nodes visited
+	// Parts is the number of independent parts in time searched apart
+	// (searchparts.go); 0 when the instance was searched whole.
+	Parts int
 }
 
 // SearchConfig holds the knobs of Search.
@@ -114,10 +121,27 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	if budget <= 0 {
 		budget = srchDefaultBudget
 	}
+	if parts := timeParts(bufs); parts != nil && cfg.Work == 0 {
+		res, err := searchParts(ctx, bufs, parts, cfg, budget)
+		if err != nil {
+			return nil, err
+		}
+		if err := VerifyPlacement(bufs, res.Offsets); err != nil {
+			return nil, fmt.Errorf("planner: search produced an invalid placement (%d parts): %w", len(parts), err)
+		}
+		return res, nil
+	}
+	return search(ctx, bufs, cfg, budget, 0)
+}
+
+// search is Search on one part; the run ends as soon as the arena is at
+// most floor (the whole instance's lower bound, for a part) or the part's
+// own lower bound, whichever is larger.
+func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
 	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
-	m.lb = LowerBound(bufs)
+	m.lb = max(LowerBound(bufs), floor)
 	for _, b := range bufs {
 		if b.Fixed {
 			m.lb = max(m.lb, b.Offset+b.Size)

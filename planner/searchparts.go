@@ -1,0 +1,152 @@
+package planner
+
+// Independent parts in time.
+//
+// When no buffer is live across some step boundary t (every buffer ends by
+// t or starts at t or later), the buffers before t and those after share
+// no step, so they can be placed apart: the arena is the larger of the
+// two. Search (not under a work cap) cuts the instance at every such
+// boundary and searches each part alone, with a share of the budget in
+// proportion to its buffers (what a part leaves unused goes to the parts
+// after it), and stops once it is within the whole instance's lower bound
+// (a part's own bound may be lower, and nothing is gained below the
+// whole's). Each part gets the whole search: an exact search, a tiling or
+// squeaky-wheel passes over one part are not distracted by the others,
+// whose lowest segments and offenders interleave with its own otherwise.
+// Parts smaller than one 64th of the instance are joined to their
+// neighbours, so a trace with thousands of cuts is searched in at most 64
+// parts.
+//
+// Example: the packable instance p1000 falls into 8 parts (376, 13, 8, 23,
+// 12, 21, 49 and 498 buffers); the tiling search places the part of 376 at
+// LB, which it does not within the whole instance.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// srchMaxParts bounds the parts searched apart.
+const srchMaxParts = 64
+
+// timeParts returns the buffers of bufs by independent part in time (no
+// buffer of one part is live in another's steps), in time order, joined so
+// that each part has at least len(bufs)/srchMaxParts buffers; nil when
+// there is only one.
+func timeParts(bufs []Buffer) [][]int {
+	idx := make([]int, len(bufs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(bufs[a].Start, bufs[b].Start) })
+	least := max(1, (len(bufs)+srchMaxParts-1)/srchMaxParts)
+	var parts [][]int
+	var cur []int
+	var reach int64
+	for _, i := range idx {
+		if len(cur) >= least && bufs[i].Start >= reach {
+			parts = append(parts, cur)
+			cur = nil
+		}
+		if len(cur) == 0 {
+			reach = bufs[i].End
+		}
+		reach = max(reach, bufs[i].End)
+		cur = append(cur, i)
+	}
+	if len(parts) > 0 && len(cur) < least {
+		parts[len(parts)-1] = append(parts[len(parts)-1], cur...)
+	} else {
+		parts = append(parts, cur)
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
+// searchParts runs Search on each part of bufs alone and puts the
+// placements together.
+func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchConfig, budget time.Duration) (*SearchResult, error) {
+	begin := time.Now()
+	res := &SearchResult{Offsets: make([]int64, len(bufs)), Parts: len(parts)}
+	// Every part aims at the whole instance's lower bound: a part whose
+	// own bound is lower gains nothing below it.
+	floor := LowerBound(bufs)
+	for _, b := range bufs {
+		if b.Fixed {
+			floor = max(floor, b.Offset+b.Size)
+		}
+	}
+	left := len(bufs)
+	provenPart := false // a part whose arena is the largest is proven minimal
+	for k, p := range parts {
+		sub := make([]Buffer, len(p))
+		for j, i := range p {
+			sub[j] = bufs[i]
+		}
+		var init []int64
+		if cfg.Initial != nil {
+			init = make([]int64, len(p))
+			for j, i := range p {
+				init[j] = cfg.Initial[i]
+			}
+		}
+		share := max((budget-time.Since(begin))*time.Duration(len(p))/time.Duration(left), time.Millisecond)
+		if err := validateBuffers(sub); err != nil {
+			return nil, err
+		}
+		pcfg := SearchConfig{Initial: init, InitialMethod: cfg.InitialMethod}
+		if cfg.Progress != nil {
+			pcfg.Progress = &partProgress{w: cfg.Progress, part: fmt.Sprintf("part %d of %d: ", k+1, len(parts))}
+		}
+		r, err := search(ctx, sub, pcfg, share, floor)
+		if err != nil {
+			return nil, fmt.Errorf("planner: search: part %d of %d: %w", k+1, len(parts), err)
+		}
+		for j, i := range p {
+			res.Offsets[i] = r.Offsets[j]
+		}
+		if r.Arena > res.Arena || k == 0 {
+			res.Method = r.Method
+		}
+		if r.Arena > res.Arena {
+			res.Arena, provenPart = r.Arena, r.Optimal
+		} else if r.Arena == res.Arena {
+			provenPart = provenPart || r.Optimal
+		}
+		res.Nodes += r.Nodes
+		left -= len(p)
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "search: part %d of %d (%d buffers): arena %d  LB %d  %.1fs\n",
+				k+1, len(parts), len(p), r.Arena, r.LB, time.Since(begin).Seconds())
+		}
+	}
+	// The whole arena is optimal when it is the lower bound, or when a part
+	// that needs it is proven to.
+	res.LB = floor
+	res.Optimal = res.Arena <= res.LB || provenPart
+	return res, nil
+}
+
+// partProgress names the part in each of a part's progress lines.
+type partProgress struct {
+	w    io.Writer
+	part string
+}
+
+func (p *partProgress) Write(b []byte) (int, error) {
+	line, ok := bytes.CutPrefix(b, []byte("search: "))
+	if !ok {
+		return p.w.Write(b)
+	}
+	if _, err := fmt.Fprintf(p.w, "search: %s%s", p.part, line); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
