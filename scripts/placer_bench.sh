@@ -11,7 +11,8 @@
 #   4. the search strategy on the packable instances
 #      (planner/testdata/packable), 10 s each, with its progress lines
 #      (the arena against time, once a second);
-#   5. the search strategy on challenging D and J (10 s), S_1 (30 s) and
+#   5. the search strategy on challenging D, J, and E, F, G (the ones
+#      that fall into independent parts in time) (10 s), S_1 (30 s) and
 #      pangu_2.6B (10 s).
 #
 #	scripts/placer_bench.sh [DSA_DIR]   # default: ../shared/benchmarks/dsa
@@ -64,8 +65,8 @@ done
 
 fi
 if want 5; then
-load; echo "### 5. search on challenging D, J (10 s), S_1 (30 s) and pangu_2.6B (10 s)"
-for f in challenging/D.1048576.csv challenging/J.1048576.csv; do
+load; echo "### 5. search on challenging D, J, E, F, G (10 s), S_1 (30 s) and pangu_2.6B (10 s)"
+for f in challenging/D.1048576.csv challenging/J.1048576.csv challenging/E.1048576.csv challenging/F.1048576.csv challenging/G.1048576.csv; do
 	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/$f" 2>/dev/null && head -2 "$tmp/r.txt"
 done
 /usr/bin/time -f "S_1: %e s wall" "$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^(search:|S_1:)' || true
