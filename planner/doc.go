@@ -35,7 +35,10 @@
 // placed (split.go).
 //
 // The "search" strategy (Search) goes further, anytime, within a time
-// budget. An instance whose live total equals the lower bound at every
+// budget. An instance that falls into independent parts in time (no buffer
+// live across some step boundary) is searched part by part, each with a
+// share of the budget (searchparts.go). An instance whose live total
+// equals the lower bound at every
 // step (a perfect packing) first gets a tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
