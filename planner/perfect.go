@@ -52,7 +52,7 @@ const (
 )
 
 // perfectPlainNodes bounds the attempt without merging, per buffer: it
-// either goes through almost without backtracking (p500: 501 nodes) or
+// either goes through almost without backtracking (p500 does) or
 // stalls.
 const perfectPlainNodes = 50
 
