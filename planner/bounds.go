@@ -60,6 +60,28 @@ func LowerBound(bufs []Buffer) int64 {
 // goroutines.
 const lbParallel = 100_000
 
+// liveSteps calls visit once per distinct start or end time of the buffers
+// of positive size, in ascending order, with the live total from that time
+// on; last marks the final time, after which nothing is live.
+func liveSteps(bufs []Buffer, visit func(t, live int64, last bool)) {
+	type event struct{ t, size int64 }
+	ev := make([]event, 0, 2*len(bufs))
+	for _, b := range bufs {
+		if b.End > b.Start && b.Size > 0 {
+			ev = append(ev, event{b.Start, b.Size}, event{b.End, -b.Size})
+		}
+	}
+	slices.SortFunc(ev, func(a, b event) int { return cmp.Compare(a.t, b.t) })
+	var live int64
+	for k := 0; k < len(ev); {
+		t := ev[k].t
+		for ; k < len(ev) && ev[k].t == t; k++ {
+			live += ev[k].size
+		}
+		visit(t, live, k == len(ev))
+	}
+}
+
 // ArenaSize returns the arena a placement needs: the largest offset+size over
 // buffers of positive size (0 when there are none). offsets is index-aligned
 // with bufs; missing offsets count as 0.

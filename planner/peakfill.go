@@ -190,29 +190,13 @@ const peakFillNodes = 200
 // fullestStep returns the earliest step at which the live total of bufs
 // is largest (false when no buffer has a size).
 func fullestStep(bufs []Buffer) (int64, bool) {
-	type event struct{ t, size int64 }
-	ev := make([]event, 0, 2*len(bufs))
-	for _, b := range bufs {
-		if b.End > b.Start && b.Size > 0 {
-			ev = append(ev, event{b.Start, b.Size}, event{b.End, -b.Size})
+	var peak, at int64
+	found := false
+	liveSteps(bufs, func(t, live int64, _ bool) {
+		found = true
+		if live > peak {
+			peak, at = live, t
 		}
-	}
-	if len(ev) == 0 {
-		return 0, false
-	}
-	// At equal times ends come first (half-open lifespans).
-	slices.SortFunc(ev, func(a, b event) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.size, b.size)
 	})
-	var cur, peak, at int64
-	for k, e := range ev {
-		cur += e.size
-		if (k+1 == len(ev) || ev[k+1].t != e.t) && cur > peak {
-			peak, at = cur, e.t
-		}
-	}
-	return at, true
+	return at, found
 }

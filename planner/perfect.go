@@ -56,17 +56,6 @@ const (
 // stalls.
 const perfectPlainNodes = 50
 
-// perfectLimit is the node limit of an attempt over bufs.
-func perfectLimit(bufs []Buffer) int64 {
-	var bounds []int64
-	for _, b := range bufs {
-		bounds = append(bounds, b.Start, b.End)
-	}
-	slices.Sort(bounds)
-	cols := max(len(slices.Compact(bounds))-1, 1)
-	return min(perfectWork/int64(cols), perfectMaxNodes)
-}
-
 // isPerfect reports whether the live total of bufs equals lb at every step
 // between the first start and the last end. Fixed or aligned buffers make
 // it false (the search assumes neither).
@@ -74,34 +63,27 @@ func isPerfect(bufs []Buffer, lb int64) bool {
 	if len(bufs) == 0 || lb <= 0 {
 		return false
 	}
-	type ev struct{ t, d int64 }
-	evs := make([]ev, 0, 2*len(bufs))
 	for _, b := range bufs {
 		if b.Fixed || b.Align > 1 {
 			return false
 		}
-		evs = append(evs, ev{b.Start, b.Size}, ev{b.End, -b.Size})
 	}
-	slices.SortFunc(evs, func(x, y ev) int { return cmp.Compare(x.t, y.t) })
-	var live int64
-	for k := 0; k < len(evs); {
-		t := evs[k].t
-		for ; k < len(evs) && evs[k].t == t; k++ {
-			live += evs[k].d
-		}
-		if k < len(evs) && live != lb {
-			return false
-		}
-	}
-	return true
+	perfect := true
+	liveSteps(bufs, func(_, live int64, last bool) {
+		perfect = perfect && (last || live == lb)
+	})
+	return perfect
 }
 
 // perfectPack tries to place bufs (a perfect instance, isPerfect) in an
-// arena of lb: first as they are, then with each lifespan's buffers merged,
-// each under limit nodes. It returns the offsets, or nil when neither
-// attempt found a placement, and the nodes it visited.
-func perfectPack(ctx context.Context, bufs []Buffer, lb, limit int64) ([]int64, int64) {
-	off, nodes := newPerfectSearch(ctx, bufs, lb, min(limit, perfectPlainNodes*int64(len(bufs)))).run()
+// arena of lb: first as they are, then with each lifespan's buffers merged
+// (the same columns), each under its node limit. It returns the offsets,
+// or nil when neither attempt found a placement, and the nodes it visited.
+func perfectPack(ctx context.Context, bufs []Buffer, lb int64) ([]int64, int64) {
+	plain := newPerfectSearch(ctx, bufs, lb, 0)
+	limit := min(perfectWork/int64(max(len(plain.h), 1)), perfectMaxNodes)
+	plain.limit = min(limit, perfectPlainNodes*int64(len(bufs)))
+	off, nodes := plain.run()
 	if off != nil {
 		return off, nodes
 	}

@@ -21,7 +21,7 @@ func TestPerfectWorkedExample(t *testing.T) {
 		{ID: 2, Start: 2, End: 4, Size: 5},
 	}
 	require.True(t, isPerfect(bufs, 8))
-	off, _ := perfectPack(context.Background(), bufs, 8, 100)
+	off, _ := perfectPack(context.Background(), bufs, 8)
 	require.Equal(t, []int64{0, 5, 0}, off)
 }
 
@@ -86,7 +86,7 @@ func TestPerfectMergedPlacesMembers(t *testing.T) {
 	require.Len(t, merged, 3)
 	assert.Equal(t, [][]int{{0, 1}, {2}, {3}}, members)
 	assert.Equal(t, int64(6), merged[0].Size)
-	off, _ := perfectPack(context.Background(), bufs, 8, 1000)
+	off, _ := perfectPack(context.Background(), bufs, 8)
 	require.NotNil(t, off)
 	require.NoError(t, VerifyPlacement(bufs, off))
 	assert.Equal(t, off[0]+4, off[1], "members of one lifespan stacked in order")

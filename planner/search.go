@@ -134,6 +134,18 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	return search(ctx, bufs, cfg, budget, 0)
 }
 
+// searchLB is the lower bound the search aims at: LowerBound, or the top
+// of a fixed buffer when higher.
+func searchLB(bufs []Buffer) int64 {
+	lb := LowerBound(bufs)
+	for _, b := range bufs {
+		if b.Fixed {
+			lb = max(lb, b.Offset+b.Size)
+		}
+	}
+	return lb
+}
+
 // search is Search on one part; the run ends as soon as the arena is at
 // most floor (the whole instance's lower bound, for a part) or the part's
 // own lower bound, whichever is larger.
@@ -141,12 +153,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
-	m.lb = max(LowerBound(bufs), floor)
-	for _, b := range bufs {
-		if b.Fixed {
-			m.lb = max(m.lb, b.Offset+b.Size)
-		}
-	}
+	m.lb = max(searchLB(bufs), floor)
 	m.best, m.method = cfg.Initial, cfg.InitialMethod
 	if m.best == nil || VerifyPlacement(bufs, m.best) != nil {
 		// The seed honours the deadline too: a budget shorter than the
@@ -232,7 +239,7 @@ func (m *srchMin) run() {
 	}
 	if len(fixed) == 0 && isPerfect(m.bufs, m.lb) {
 		// Every step at LB: the tiling search (perfect.go) first.
-		off, nodes := perfectPack(m.ctx, m.bufs, m.lb, perfectLimit(m.bufs))
+		off, nodes := perfectPack(m.ctx, m.bufs, m.lb)
 		m.nodes += nodes
 		if off != nil && m.accept(off, "search/perfect") {
 			m.proven = m.arena

@@ -77,12 +77,7 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 	res := &SearchResult{Offsets: make([]int64, len(bufs)), Parts: len(parts)}
 	// Every part aims at the whole instance's lower bound: a part whose
 	// own bound is lower gains nothing below it.
-	floor := LowerBound(bufs)
-	for _, b := range bufs {
-		if b.Fixed {
-			floor = max(floor, b.Offset+b.Size)
-		}
-	}
+	floor := searchLB(bufs)
 	left := len(bufs)
 	provenPart := false // a part whose arena is the largest is proven minimal
 	for k, p := range parts {
@@ -98,9 +93,6 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 			}
 		}
 		share := max((budget-time.Since(begin))*time.Duration(len(p))/time.Duration(left), time.Millisecond)
-		if err := validateBuffers(sub); err != nil {
-			return nil, err
-		}
 		pcfg := SearchConfig{Initial: init, InitialMethod: cfg.InitialMethod}
 		if cfg.Progress != nil {
 			pcfg.Progress = &partProgress{w: cfg.Progress, part: fmt.Sprintf("part %d of %d: ", k+1, len(parts))}
