@@ -38,8 +38,11 @@
 // budget. An instance that falls into independent parts in time (no buffer
 // live across some step boundary) is searched part by part, each with a
 // share of the budget (searchparts.go). An instance whose live total
-// equals the lower bound at every
-// step (a perfect packing) first gets a tiling search (perfect.go: the
+// equals the lower bound at every step (a perfect packing) is first cut
+// apart (guillotine.go: across time where nothing is live over a step
+// boundary, across bytes into bands of constant live total that
+// guilband.go finds boundary by boundary; pieces without a cut go to the
+// search), then gets a tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
 // each lifespan's buffers merged). Otherwise, or when that stalls, it

@@ -1,7 +1,8 @@
 package planner
 
 // Perfect packings: an exact tiling search for instances whose live total
-// equals the lower bound at every step (search.go runs it first on them).
+// equals the lower bound at every step (search.go runs it on them after
+// the cuts of guillotine.go).
 //
 // On such an instance an arena of LB leaves no byte empty at any step, and
 // that makes a bottom-up search strong. Place buffers on the skyline (per

@@ -93,14 +93,14 @@ func TestPerfectMergedPlacesMembers(t *testing.T) {
 }
 
 // TestSearchPerfectPackable: the search places the committed packable
-// instances p250 and p500 at LB with the tiling search.
+// instances p250, p500 and p1000 at LB by cuts (guillotine.go).
 func TestSearchPerfectPackable(t *testing.T) {
-	for _, name := range []string{"p250", "p500"} {
+	for _, name := range []string{"p250", "p500", "p1000"} {
 		bufs := loadDSA(t, filepath.Join("testdata", "packable", name+".csv"))
 		res, err := Search(context.Background(), bufs, SearchConfig{})
 		require.NoError(t, err)
 		assert.Equalf(t, res.LB, res.Arena, "%s: arena %d, LB %d (%s)", name, res.Arena, res.LB, res.Method)
-		assert.Equal(t, "search/perfect", res.Method, name)
+		assert.Equal(t, "search/cuts", res.Method, name)
 		assert.True(t, res.Optimal, name)
 	}
 }

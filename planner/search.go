@@ -108,6 +108,8 @@ type SearchConfig struct {
 	// (improve.go) are not searched under a cap: Search returns the
 	// initial placement.
 	Work int64
+
+	noCuts bool // guillotine.go's fallback: no cuts again
 }
 
 // Search minimises the arena of bufs within the budget and returns the best
@@ -150,7 +152,7 @@ func searchLB(bufs []Buffer) int64 {
 // most floor (the whole instance's lower bound, for a part) or the part's
 // own lower bound, whichever is larger.
 func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
 	m.lb = max(searchLB(bufs), floor)
@@ -191,6 +193,7 @@ type srchMin struct {
 	done     bool         // the deadline passed, ctx is done or the work cap is reached
 	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
 	imp      improveState // improve.go's first steps, once run
+	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
 	mu       sync.Mutex
 }
 
@@ -238,7 +241,11 @@ func (m *srchMin) run() {
 		return
 	}
 	if len(fixed) == 0 && isPerfect(m.bufs, m.lb) {
-		// Every step at LB: the tiling search (perfect.go) first.
+		// Every step at LB: cuts (guillotine.go) first, then the tiling
+		// search (perfect.go).
+		if m.workCap == 0 && !m.noCuts && m.cuts() {
+			return
+		}
 		off, nodes := perfectPack(m.ctx, m.bufs, m.lb)
 		m.nodes += nodes
 		if off != nil && m.accept(off, "search/perfect") {
@@ -435,4 +442,41 @@ func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 		return off, "stack"
 	}
 	return off, "portfolio/" + p.members[k].Name()
+}
+
+// cuts places a perfect instance by guillotine cuts, under half the time
+// left; the pieces without a cut get the search, without cuts, under a
+// quarter of the time left each. It reports whether the arena is LB.
+func (m *srchMin) cuts() bool {
+	end := time.Now().Add(time.Until(m.deadline) / 2)
+	ctx, cancel := context.WithDeadline(m.ctx, end)
+	defer cancel()
+	fallback := func(sub []Buffer) []int64 {
+		res, err := search(ctx, sub, SearchConfig{noCuts: true}, max(time.Until(end)/4, time.Millisecond), 0)
+		if err != nil { // cannot happen: search verifies what it returns
+			return stackOffsets(sub)
+		}
+		return res.Offsets
+	}
+	off, nodes, missed := guillotinePlace(ctx, m.bufs, m.lb, fallback)
+	m.nodes += nodes
+	if m.progress != nil {
+		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
+	}
+	if m.accept(off, "search/cuts") && m.arena <= m.lb {
+		m.proven = m.arena
+		return true
+	}
+	return false
+}
+
+// stackOffsets puts bufs one above the other.
+func stackOffsets(bufs []Buffer) []int64 {
+	off := make([]int64, len(bufs))
+	var at int64
+	for i, b := range bufs {
+		off[i] = at
+		at += b.Size
+	}
+	return off
 }

@@ -1,0 +1,501 @@
+package planner
+
+// The bands of guillotine.go's pieces.
+//
+// A band is a subset of a piece's buffers whose live total is the same at
+// every step: at each step boundary inside the piece, the sizes of its
+// buffers that end there add up to the sizes of those that start there.
+// Fixing a boundary decides every undecided buffer that ends or starts
+// there so that it balances; the search fixes the unbalanced boundary with
+// the fewest undecided buffers first, and leaves out whatever is undecided
+// once all are balanced (the smallest band holding the pivot).
+//
+// Buffers live over one column only (between two neighbouring
+// boundaries) are many on the packable instances, small, and
+// interchangeable: which of them join changes nothing but the size they
+// add up to. A column with several of them holds them as one fluid: the
+// band takes an amount of it, any sum of a subset (a knapsack table says
+// which), and the subset is chosen once the band is whole. Where both
+// neighbouring fluids of a boundary are undecided, one of them is taken
+// empty (a restriction: bands that take both are not tried).
+//
+// A dead end (a boundary that can no longer balance) is explained by the
+// fixes that decided the buffers there; conflict-directed backjumping
+// returns to the latest of them. How long a pivot takes varies wildly
+// with the order of its choices, so the search restarts: pivots take
+// turns under node limits that grow fourfold per round, the order of the
+// buffers at each boundary shuffled each time.
+//
+// Example (TestGuillotineBand): a [0,2) 2 B, b [2,4) 2 B, c [0,3) 4 B,
+// d [3,4) 4 B. The pivot: a and c have one other buffer at their inner
+// boundary each; c is larger. Boundary 3 is 4 B short of starters; its
+// only undecided buffer, d, starts there: d joins. Everything balances:
+// the band is {c, d}, 4 B high, placed at 0; {a, b} goes at 4.
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+)
+
+// guilFluidMin is the fewest one-column buffers of a column held as a
+// fluid (with fewer, the choice of a subset is no worse than the choice
+// of an amount); guilFluidUnits bounds its knapsack table. guilPivots is
+// how many pivots the restarts take turns with, the first round under
+// guilPivotNodes nodes each (at least the piece's buffers), each later
+// round under four times as many.
+const (
+	guilFluidMin   = 10
+	guilFluidUnits = 1 << 16
+	guilPivots     = 64
+	guilPivotNodes = 2000
+)
+
+// guilFluid is the one-column buffers of one column.
+type guilFluid struct {
+	items []int   // positions in the piece
+	total int64   // their sizes' sum
+	unit  int64   // the gcd of their sizes
+	from  []int32 // per sum in units: 1 + the item that first reached it; -1 for 0; 0 unreached
+}
+
+func newGuilFluid(items []int, size func(int) int64) *guilFluid {
+	f := &guilFluid{items: items}
+	for _, k := range items {
+		f.total += size(k)
+		f.unit = gcd64(f.unit, size(k))
+	}
+	if f.unit <= 0 || f.total/f.unit > guilFluidUnits {
+		return nil
+	}
+	f.from = make([]int32, f.total/f.unit+1)
+	f.from[0] = -1
+	for n, k := range items {
+		s := size(k) / f.unit
+		for x := int64(len(f.from)) - 1; x >= s; x-- {
+			if f.from[x] == 0 && f.from[x-s] != 0 {
+				f.from[x] = int32(n + 1)
+			}
+		}
+	}
+	return f
+}
+
+func gcd64(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// reaches reports whether some of the items add up to x.
+func (f *guilFluid) reaches(x int64) bool {
+	return x >= 0 && x <= f.total && x%f.unit == 0 && f.from[x/f.unit] != 0
+}
+
+// subset returns items that add up to x (reaches(x)).
+func (f *guilFluid) subset(x int64, size func(int) int64) []int {
+	var out []int
+	for u := x / f.unit; u > 0; {
+		k := f.items[f.from[u]-1]
+		out = append(out, k)
+		u -= size(k) / f.unit
+	}
+	return out
+}
+
+// guilBand enumerates the bands of one piece.
+type guilBand struct {
+	g      *guilSearch
+	set    []int
+	c      int64        // the piece's live total
+	sb, eb []int        // boundary of each buffer's start and end, by position
+	at     [][]int      // per boundary: positions of the buffers (not fluid) ending or starting there
+	fluid  []*guilFluid // per column (boundary j to j+1), or nil
+	imb    []int64      // per boundary: sizes of the band's enders minus starters
+	open   []int        // per boundary: undecided buffers and fluids there
+	dec    []int8       // by position: 0 undecided, 1 in, 2 out
+	fx     []int64      // per column: the band's amount of its fluid, -1 undecided
+	height int64        // the band's live total
+	found  []int        // the band found
+	foundH int64        // its height
+	limit  int64        // the node count to stop at
+	lvl    []int        // by position: the level that decided it
+	flvl   []int        // per column: the level that decided its fluid
+	depth  int          // the current level (boundaries fixed)
+	words  int          // of a nogood over levels
+	unb    []int        // the unbalanced inner boundaries
+	unbPos []int        // per boundary: its index in unb, or -1
+	openS  []int64      // per boundary: sizes of the undecided starters (fluids whole)
+	openE  []int64      // per boundary: sizes of the undecided enders
+}
+
+func newGuilBand(g *guilSearch, set []int, c, limit int64) *guilBand {
+	var times []int64
+	for _, i := range set {
+		times = append(times, g.bufs[i].Start, g.bufs[i].End)
+	}
+	slices.Sort(times)
+	times = slices.Compact(times)
+	idx := func(t int64) int { k, _ := slices.BinarySearch(times, t); return k }
+	n, m := len(set), len(times)
+	b := &guilBand{g: g, set: set, c: c, limit: limit, sb: make([]int, n), eb: make([]int, n),
+		at: make([][]int, m), imb: make([]int64, m), open: make([]int, m), dec: make([]int8, n),
+		fluid: make([]*guilFluid, m), fx: make([]int64, m), lvl: make([]int, n), flvl: make([]int, m),
+		words: (n + m + 64) / 64, unbPos: make([]int, m), openS: make([]int64, m), openE: make([]int64, m)}
+	for u := range b.unbPos {
+		b.unbPos[u] = -1
+	}
+	local := make([][]int, m)
+	for k, i := range set {
+		b.sb[k], b.eb[k] = idx(g.bufs[i].Start), idx(g.bufs[i].End)
+		if b.eb[k] == b.sb[k]+1 {
+			local[b.sb[k]] = append(local[b.sb[k]], k)
+		}
+	}
+	isFluid := make([]bool, n)
+	for j, l := range local {
+		b.fx[j] = -1
+		if len(l) < guilFluidMin {
+			continue
+		}
+		if f := newGuilFluid(l, b.size); f != nil {
+			b.fluid[j] = f
+			b.open[j]++
+			b.open[j+1]++
+			b.openS[j] += f.total
+			b.openE[j+1] += f.total
+			for _, k := range l {
+				isFluid[k] = true
+			}
+		}
+	}
+	for k := range set {
+		if isFluid[k] {
+			continue
+		}
+		for _, t := range []int{b.sb[k], b.eb[k]} {
+			b.at[t] = append(b.at[t], k)
+			b.open[t]++
+		}
+		b.openS[b.sb[k]] += b.size(k)
+		b.openE[b.eb[k]] += b.size(k)
+	}
+	return b
+}
+
+func (b *guilBand) size(k int) int64 { return b.g.bufs[b.set[k]].Size }
+
+// run enumerates the bands holding the pivot (the buffer, not in a fluid,
+// with the fewest others at its boundaries), smallest first, until one
+// solves (with first: until the first).
+func (b *guilBand) run() bool {
+	type cand struct{ k, score int }
+	var cands []cand
+	last := len(b.imb) - 1
+	for t := range b.at {
+		for _, k := range b.at[t] {
+			if b.sb[k] != t {
+				continue
+			}
+			n := 0
+			for _, u := range []int{b.sb[k], b.eb[k]} {
+				if u > 0 && u < last {
+					n += b.open[u]
+				}
+			}
+			cands = append(cands, cand{k, n})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y cand) int {
+		if x.score != y.score {
+			return x.score - y.score
+		}
+		return cmp.Compare(b.size(y.k), b.size(x.k))
+	})
+	cands = cands[:min(len(cands), guilPivots)]
+	// Restarts: the pivots take turns, each under a node limit that grows
+	// fourfold per round, with the buffers at each boundary shuffled (the
+	// order they are decided in), until the band's budget ends. A pivot
+	// whose bands were all tried is dropped.
+	end := b.limit
+	rng := rand.New(rand.NewPCG(uint64(len(b.set)), 11))
+	for per := max(guilPivotNodes, int64(len(b.set))); len(cands) > 0; per *= 4 {
+		left := cands[:0]
+		for _, c := range cands {
+			for _, l := range b.at {
+				rng.Shuffle(len(l), func(i, j int) { l[i], l[j] = l[j], l[i] })
+			}
+			b.limit = min(end, b.g.nodes+per)
+			b.decide(c.k, 1)
+			ok, _ := b.dfs()
+			b.decide(c.k, 0)
+			switch {
+			case ok:
+				return true
+			case b.g.nodes < b.limit && b.g.abort:
+				return false // cancelled
+			case b.g.nodes >= end:
+				b.g.abort = false
+				return false
+			case b.g.nodes >= b.limit:
+				left = append(left, c)
+			}
+			b.g.abort = false
+		}
+		cands = left
+	}
+	return false
+}
+
+// decide sets the decision of position k (1 in, 2 out; 0 undoes).
+func (b *guilBand) decide(k int, d int8) {
+	step := -1
+	if d == 0 {
+		step = 1
+		if b.dec[k] == 1 {
+			b.add(b.sb[k], b.eb[k], -b.size(k))
+		}
+	} else if d == 1 {
+		b.add(b.sb[k], b.eb[k], b.size(k))
+	}
+	b.open[b.sb[k]] += step
+	b.open[b.eb[k]] += step
+	b.openS[b.sb[k]] += int64(step) * b.size(k)
+	b.openE[b.eb[k]] += int64(step) * b.size(k)
+	b.dec[k] = d
+}
+
+// add adds x bytes live from boundary s to e to the band.
+func (b *guilBand) add(s, e int, x int64) {
+	b.imb[s] -= x
+	b.imb[e] += x
+	if s == 0 {
+		b.height += x
+	}
+	b.track(s)
+	b.track(e)
+}
+
+// track keeps the list of unbalanced inner boundaries up to date for u.
+func (b *guilBand) track(u int) {
+	if u == 0 || u == len(b.imb)-1 {
+		return
+	}
+	at := b.unbPos[u]
+	switch {
+	case b.imb[u] != 0 && at < 0:
+		b.unbPos[u] = len(b.unb)
+		b.unb = append(b.unb, u)
+	case b.imb[u] == 0 && at >= 0:
+		last := b.unb[len(b.unb)-1]
+		b.unb[at], b.unbPos[last] = last, at
+		b.unb = b.unb[:len(b.unb)-1]
+		b.unbPos[u] = -1
+	}
+}
+
+// setFluid decides column j's fluid at x (x < 0 undoes).
+func (b *guilBand) setFluid(j int, x int64) {
+	if x < 0 {
+		b.add(j, j+1, -b.fx[j])
+		b.open[j]++
+		b.open[j+1]++
+		b.openS[j] += b.fluid[j].total
+		b.openE[j+1] += b.fluid[j].total
+		b.fx[j] = -1
+		return
+	}
+	b.fx[j] = x
+	b.add(j, j+1, x)
+	b.open[j]--
+	b.open[j+1]--
+	b.openS[j] -= b.fluid[j].total
+	b.openE[j+1] -= b.fluid[j].total
+}
+
+// tick counts a node; false once the search or this band's limit stops.
+func (b *guilBand) tick() bool {
+	if b.g.nodes >= b.limit {
+		b.g.abort = true
+	}
+	return b.g.tick()
+}
+
+// dfs fixes the next boundary. On failure it returns the levels (the
+// boundary fixes) that explain it: conflict-directed backjumping skips
+// the fixes in between, which concern other boundaries.
+func (b *guilBand) dfs() (bool, nogood) {
+	if !b.tick() {
+		return false, nil
+	}
+	t := -1
+	for _, u := range b.unb {
+		if r := b.imb[u]; b.open[u] == 0 || r > b.openS[u] || -r > b.openE[u] {
+			return false, b.why(u)
+		}
+		if t < 0 || b.open[u] < b.open[t] || (b.open[u] == b.open[t] && u < t) {
+			t = u
+		}
+	}
+	if t < 0 {
+		if b.finish() {
+			return true, nil
+		}
+		all := make(nogood, b.words)
+		for k := range all {
+			all[k] = ^uint64(0)
+		}
+		return false, all
+	}
+	var open []int
+	var ends, starts int64
+	for _, k := range b.at[t] {
+		if b.dec[k] == 0 {
+			open = append(open, k)
+			if b.eb[k] == t {
+				ends += b.size(k)
+			} else {
+				starts += b.size(k)
+			}
+		}
+	}
+	if f := b.fluid[t-1]; f != nil && b.fx[t-1] < 0 {
+		ends += f.total
+	}
+	if f := b.fluid[t]; f != nil && b.fx[t] < 0 {
+		starts += f.total
+	}
+	b.depth++
+	acc := make(nogood, b.words)
+	ok, jump := b.assign(t, open, 0, ends, starts, acc)
+	b.depth--
+	if ok || b.g.abort {
+		return ok, nil
+	}
+	if jump != nil {
+		return false, jump
+	}
+	acc.union(b.why(t))
+	return false, acc
+}
+
+// why returns the levels that decided the buffers and fluids at boundary
+// u.
+func (b *guilBand) why(u int) nogood {
+	w := make(nogood, b.words)
+	for _, k := range b.at[u] {
+		if b.dec[k] != 0 && b.lvl[k] > 0 {
+			w[b.lvl[k]>>6] |= 1 << (b.lvl[k] & 63)
+		}
+	}
+	for _, j := range []int{u - 1, u} {
+		if b.fluid[j] != nil && b.fx[j] >= 0 {
+			w[b.flvl[j]>>6] |= 1 << (b.flvl[j] & 63)
+		}
+	}
+	return w
+}
+
+// assign decides open[j:] at boundary t, then its fluids; ends and starts
+// are the most the undecided enders and starters there can add. The
+// children's reasons (less this level) gather in acc; a child's reason
+// without this level comes back as jump.
+func (b *guilBand) assign(t int, open []int, j int, ends, starts int64, acc nogood) (bool, nogood) {
+	if !b.tick() {
+		return false, nil
+	}
+	r := b.imb[t]
+	if -r > ends || r > starts {
+		return false, nil
+	}
+	if j == len(open) {
+		return b.fluids(t, acc)
+	}
+	k := open[j]
+	if b.eb[k] == t {
+		ends -= b.size(k)
+	} else {
+		starts -= b.size(k)
+	}
+	for _, d := range []int8{2, 1} {
+		b.decide(k, d)
+		b.lvl[k] = b.depth
+		ok, jump := b.assign(t, open, j+1, ends, starts, acc)
+		b.decide(k, 0)
+		if ok || b.g.abort || jump != nil {
+			return ok, jump
+		}
+	}
+	return false, nil
+}
+
+// fluids balances boundary t with its undecided fluids (the one ending
+// there, column t-1, and the one starting there, column t), then goes on.
+func (b *guilBand) fluids(t int, acc nogood) (bool, nogood) {
+	r := b.imb[t]
+	var opts [][2]int64 // amounts for columns t-1 and t, -1 left undecided
+	lf, rf := b.fluid[t-1], b.fluid[t]
+	lOpen, rOpen := lf != nil && b.fx[t-1] < 0, rf != nil && b.fx[t] < 0
+	switch {
+	case r == 0:
+		opts = append(opts, [2]int64{-1, -1})
+	case lOpen && r < 0 && lf.reaches(-r):
+		opts = append(opts, [2]int64{-r, -1})
+	}
+	if r > 0 && rOpen && rf.reaches(r) {
+		opts = append(opts, [2]int64{-1, r})
+	}
+	for _, o := range opts {
+		if o[0] >= 0 {
+			b.setFluid(t-1, o[0])
+			b.flvl[t-1] = b.depth
+		}
+		if o[1] >= 0 {
+			b.setFluid(t, o[1])
+			b.flvl[t] = b.depth
+		}
+		ok, c := b.dfs()
+		if o[0] >= 0 {
+			b.setFluid(t-1, -1)
+		}
+		if o[1] >= 0 {
+			b.setFluid(t, -1)
+		}
+		if ok || b.g.abort {
+			return ok, nil
+		}
+		if !c.has(b.depth) {
+			return false, c
+		}
+		c.clear(b.depth)
+		acc.union(c)
+	}
+	return false, nil
+}
+
+// finish records the band.
+func (b *guilBand) finish() bool {
+	if b.height >= b.c || b.height <= 0 {
+		return false // the whole piece, or nothing: not a band
+	}
+	in := make([]bool, len(b.set))
+	for k, d := range b.dec {
+		in[k] = d == 1
+	}
+	for j, f := range b.fluid {
+		if f != nil && b.fx[j] > 0 {
+			for _, k := range f.subset(b.fx[j], b.size) {
+				in[k] = true
+			}
+		}
+	}
+	var band []int
+	for k, i := range b.set {
+		if in[k] {
+			band = append(band, i)
+		}
+	}
+	b.found, b.foundH = band, b.height
+	return true
+}

@@ -1,0 +1,160 @@
+package planner
+
+// Guillotine cuts: the search's first step on perfect instances
+// (isPerfect), before the tiling search of perfect.go.
+//
+// It cuts the instance apart and places the pieces alone: across time
+// where no buffer is live over a step boundary, and across bytes into
+// bands, subsets whose live total is the same at every step (guilband.go
+// finds them). Each cut is sound on any perfect instance: each side is
+// perfect again, and placements of the two, one above the other or one
+// after the other, fill the arena. Where the instance was itself cut that
+// way (the packable instances are) a few cuts leave pieces of a handful of
+// buffers. A piece is placed by, in order:
+//
+//   - cuts in time: its independent parts, each alone, side by side;
+//   - the buffers live over its whole span: stacked at its bottom;
+//   - the tiling search (small pieces, under a node limit);
+//   - a band: the band at the bottom, the rest above it, each alone;
+//   - otherwise the fallback (the search of search.go, without cuts),
+//     which may need more than the piece's live total: everything above
+//     it moves up by as much.
+//
+// No cut is taken back: a band that was a coincidence of sizes, not part
+// of any placement at LB, costs a fallback further down, not a search
+// over the bands.
+//
+// Example: a [0,2) 4 B; b [0,1) 4 B; c [1,2) 4 B; arena 8. No step
+// boundary is free (a is live over step 1) and a spans the whole: a is
+// stacked at 0. The rest, b and c, are cut at step 1: b at 4, c at 4.
+
+import (
+	"cmp"
+	"context"
+	"slices"
+)
+
+// guilTileMax is the most buffers of a piece that the tiling search
+// tries, under guilTileNodes nodes per buffer; a band search gets
+// guilBandNodes nodes per buffer of the piece, at least guilBandMin.
+const (
+	guilTileMax   = 256
+	guilTileNodes = 1000
+	guilBandNodes = 2000
+	guilBandMin   = 10_000
+)
+
+// guilSearch is one run of the cuts.
+type guilSearch struct {
+	ctx      context.Context
+	bufs     []Buffer
+	off      []int64
+	nodes    int64
+	abort    bool
+	fallback func(sub []Buffer) []int64
+	missed   int // pieces the fallback placed
+}
+
+// guillotinePlace places bufs (a perfect instance of live total lb) by
+// cuts; pieces without a cut go to fallback, which must return valid
+// offsets for them. It returns the offsets, the nodes visited and the
+// number of pieces the fallback placed (0: the arena is lb).
+func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback}
+	set := make([]int, len(bufs))
+	for i := range set {
+		set[i] = i
+	}
+	g.cut(set, 0, lb)
+	return g.off, g.nodes, g.missed
+}
+
+// tick counts a node; false once ctx ends the run.
+func (g *guilSearch) tick() bool {
+	g.nodes++
+	if g.nodes%perfectCheckEvery == 0 && g.ctx.Err() != nil {
+		g.abort = true
+	}
+	return !g.abort
+}
+
+// cut places set (live total c at every step of its span) from base and
+// returns the height it used (c where no fallback was needed).
+func (g *guilSearch) cut(set []int, base, c int64) int64 {
+	if len(set) == 0 {
+		return 0
+	}
+	bufs := g.bufs
+	slices.SortFunc(set, func(x, y int) int {
+		if d := cmp.Compare(bufs[x].Start, bufs[y].Start); d != 0 {
+			return d
+		}
+		return x - y
+	})
+	// Cuts in time.
+	var reach, height int64
+	from := 0
+	for k, i := range set {
+		if k > 0 && bufs[i].Start >= reach {
+			height = max(height, g.cut(slices.Clone(set[from:k]), base, c))
+			from = k
+		}
+		reach = max(reach, bufs[i].End)
+	}
+	if from > 0 {
+		return max(height, g.cut(slices.Clone(set[from:]), base, c))
+	}
+	// Buffers over the whole span go to the bottom.
+	first := bufs[set[0]].Start
+	var rest []int
+	for _, i := range set {
+		if bufs[i].Start == first && bufs[i].End == reach {
+			g.off[i] = base + height
+			height += bufs[i].Size
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(rest) < len(set) {
+		return height + g.cut(rest, base+height, c-height)
+	}
+	sub := make([]Buffer, len(set))
+	for k, i := range set {
+		sub[k] = bufs[i]
+		sub[k].ID = int64(k)
+	}
+	if len(set) <= guilTileMax && !g.abort {
+		ts := newPerfectSearch(g.ctx, sub, c, guilTileNodes*int64(len(set)))
+		off, nodes := ts.run()
+		g.nodes += nodes
+		if off != nil {
+			for k, i := range set {
+				g.off[i] = base + off[k]
+			}
+			return c
+		}
+	}
+	if !g.abort {
+		b := newGuilBand(g, set, c, g.nodes+max(guilBandNodes*int64(len(set)), guilBandMin))
+		if b.run() {
+			in := make(map[int]bool, len(b.found))
+			for _, i := range b.found {
+				in[i] = true
+			}
+			rest = rest[:0]
+			for _, i := range set {
+				if !in[i] {
+					rest = append(rest, i)
+				}
+			}
+			h := g.cut(b.found, base, b.foundH)
+			return h + g.cut(rest, base+h, c-b.foundH)
+		}
+	}
+	g.missed++
+	off := g.fallback(sub)
+	for k, i := range set {
+		g.off[i] = base + off[k]
+	}
+	return ArenaSize(sub, off)
+}

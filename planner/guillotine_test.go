@@ -1,0 +1,157 @@
+package planner
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/memplan/memplan/internal/dsagen"
+)
+
+// noFallback fails the test if a piece is left without a cut.
+func noFallback(t require.TestingT) func([]Buffer) []int64 {
+	return func(sub []Buffer) []int64 {
+		require.Failf(t, "fallback", "a piece of %d buffers without a cut", len(sub))
+		return stackOffsets(sub)
+	}
+}
+
+// TestGuillotineWorkedExample is guillotine.go's example: a stacked at 0,
+// then b and c cut apart in time, both at 4.
+func TestGuillotineWorkedExample(t *testing.T) {
+	bufs := []Buffer{
+		{ID: 0, Start: 0, End: 2, Size: 4},
+		{ID: 1, Start: 0, End: 1, Size: 4},
+		{ID: 2, Start: 1, End: 2, Size: 4},
+	}
+	off, _, missed := guillotinePlace(context.Background(), bufs, 8, noFallback(t))
+	assert.Equal(t, []int64{0, 4, 4}, off)
+	assert.Zero(t, missed)
+}
+
+// TestGuillotineBand is guilband.go's example: with no cut in time and
+// nothing spanning, the search finds the band {2, 3} and places it under
+// the rest.
+func TestGuillotineBand(t *testing.T) {
+	bufs := []Buffer{
+		{ID: 0, Start: 0, End: 2, Size: 2}, // band of 2 bytes: 0 then 1
+		{ID: 1, Start: 2, End: 4, Size: 2},
+		{ID: 2, Start: 0, End: 3, Size: 4}, // band of 4 bytes: 2 then 3
+		{ID: 3, Start: 3, End: 4, Size: 4},
+	}
+	require.True(t, isPerfect(bufs, 6))
+	off, _, missed := guillotinePlace(context.Background(), bufs, 6, noFallback(t))
+	require.Zero(t, missed)
+	require.NoError(t, VerifyPlacement(bufs, off))
+	assert.Equal(t, int64(6), ArenaSize(bufs, off))
+	assert.Equal(t, []int64{4, 4, 0, 0}, off, "the band {2, 3} at 0, the rest at 4")
+}
+
+// TestGuilBandIsBand: every band found on a packable instance has the
+// same live total at every step, and so has the rest: the check used
+// (isPerfect) rejects a band with one buffer grown.
+func TestGuilBandIsBand(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(4, 80).Draw(t, "n")
+		bs := packableBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
+		lb := LowerBound(bs)
+		g := &guilSearch{ctx: context.Background(), bufs: bs}
+		set := make([]int, len(bs))
+		for i := range set {
+			set[i] = i
+		}
+		if timeParts(bs) != nil {
+			t.Skip("a cut in time: no band needed")
+		}
+		b := newGuilBand(g, set, lb, 1<<40)
+		if !b.run() {
+			return // a single buffer, or spans only
+		}
+		in := map[int]bool{}
+		var band, rest []Buffer
+		for _, i := range b.found {
+			in[i] = true
+			band = append(band, bs[i])
+		}
+		for i := range bs {
+			if !in[i] {
+				rest = append(rest, bs[i])
+			}
+		}
+		require.NotEmpty(t, rest)
+		require.Truef(t, isPerfect(band, b.foundH), "band of %d buffers, height %d", len(band), b.foundH)
+		require.True(t, isPerfect(rest, lb-b.foundH))
+		band[0].Size += 64
+		require.False(t, isPerfect(band, b.foundH), "a buffer grown")
+	})
+}
+
+// TestGuillotineAlwaysValid: whatever the cuts and the fallback do, the
+// placement is valid; with no piece left to the fallback it is at LB.
+func TestGuillotineAlwaysValid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 120).Draw(t, "n")
+		bs := packableBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
+		lb := LowerBound(bs)
+		off, _, missed := guillotinePlace(context.Background(), bs, lb, stackOffsets)
+		require.NoError(t, VerifyPlacement(bs, off))
+		if missed == 0 {
+			require.Equal(t, lb, ArenaSize(bs, off))
+		}
+	})
+}
+
+// TestGuilFluidSubset: the knapsack table of a fluid reaches exactly the
+// sums of subsets of its items, and subset returns items of that sum.
+func TestGuilFluidSubset(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sizes := rapid.SliceOfN(rapid.Int64Range(1, 12), 1, 10).Draw(t, "sizes")
+		size := func(k int) int64 { return sizes[k] * 64 }
+		items := make([]int, len(sizes))
+		for k := range items {
+			items[k] = k
+		}
+		f := newGuilFluid(items, size)
+		require.NotNil(t, f)
+		sums := map[int64]bool{}
+		for mask := 0; mask < 1<<len(sizes); mask++ {
+			var s int64
+			for k := range sizes {
+				if mask&(1<<k) != 0 {
+					s += size(k)
+				}
+			}
+			sums[s] = true
+		}
+		for x := int64(-64); x <= f.total+64; x += 32 {
+			require.Equalf(t, sums[x], f.reaches(x), "sum %d", x)
+			if sums[x] {
+				var got int64
+				seen := map[int]bool{}
+				for _, k := range f.subset(x, size) {
+					require.False(t, seen[k], "an item twice")
+					seen[k] = true
+					got += size(k)
+				}
+				require.Equal(t, x, got)
+			}
+		}
+	})
+}
+
+// TestGuillotinePackable: the cuts place the committed packable instances
+// p250, p500 and p1000 at LB with no piece left to the fallback.
+func TestGuillotinePackable(t *testing.T) {
+	for _, name := range []string{"p250", "p500", "p1000"} {
+		bufs := loadDSA(t, filepath.Join("testdata", "packable", name+".csv"))
+		lb := LowerBound(bufs)
+		off, _, missed := guillotinePlace(context.Background(), bufs, lb, noFallback(t))
+		require.NoError(t, VerifyPlacement(bufs, off), name)
+		assert.Zero(t, missed, name)
+		assert.Equal(t, lb, ArenaSize(bufs, off), name)
+	}
+}
