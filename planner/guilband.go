@@ -34,6 +34,7 @@ package planner
 
 import (
 	"cmp"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -49,6 +50,7 @@ const (
 	guilFluidUnits = 1 << 16
 	guilPivots     = 64
 	guilPivotNodes = 2000
+	guilLinkMax    = 16
 )
 
 // guilFluid is the one-column buffers of one column.
@@ -128,6 +130,9 @@ type guilBand struct {
 	unbPos []int        // per boundary: its index in unb, or -1
 	openS  []int64      // per boundary: sizes of the undecided starters (fluids whole)
 	openE  []int64      // per boundary: sizes of the undecided enders
+	cls    [][]int      // per class root: its members (link)
+	clsOf  []int        // per position: its class root
+	trail  []int        // positions decided by decideClass, in order
 }
 
 func newGuilBand(g *guilSearch, set []int, c, limit int64) *guilBand {
@@ -181,10 +186,98 @@ func newGuilBand(g *guilSearch, set []int, c, limit int64) *guilBand {
 		b.openS[b.sb[k]] += b.size(k)
 		b.openE[b.eb[k]] += b.size(k)
 	}
+	b.link()
 	return b
 }
 
 func (b *guilBand) size(k int) int64 { return b.g.bufs[b.set[k]].Size }
+
+// link joins into one class the buffers that every band takes together or
+// leaves together. At an inner boundary without fluids, a band's buffers
+// there are a balanced subset of the buffers there (enders' sizes add up
+// to starters'); two buffers that are in the same balanced subsets (every
+// one of them holds both or neither) are linked. Boundaries with more
+// than guilLinkMax buffers are skipped.
+func (b *guilBand) link() {
+	n := len(b.set)
+	parent := make([]int, n)
+	for k := range parent {
+		parent[k] = k
+	}
+	var find func(int) int
+	find = func(k int) int {
+		for parent[k] != k {
+			parent[k] = parent[parent[k]]
+			k = parent[k]
+		}
+		return k
+	}
+	sums := make([]int64, 1<<guilLinkMax)
+	for t := 1; t < len(b.at)-1; t++ {
+		l := b.at[t]
+		if len(l) < 2 || len(l) > guilLinkMax || b.fluid[t-1] != nil || b.fluid[t] != nil {
+			continue
+		}
+		agree := make([]uint32, len(l))
+		for x := range agree {
+			agree[x] = 1<<len(l) - 1
+		}
+		for mask := 1; mask < 1<<len(l); mask++ {
+			low := bits.TrailingZeros(uint(mask))
+			v := b.size(l[low])
+			if b.sb[l[low]] == t {
+				v = -v
+			}
+			sums[mask] = sums[mask&(mask-1)] + v
+			if sums[mask] != 0 {
+				continue
+			}
+			for x := range l {
+				if mask&(1<<x) != 0 {
+					agree[x] &= uint32(mask)
+				} else {
+					agree[x] &^= uint32(mask)
+				}
+			}
+		}
+		for x := range l {
+			for y := x + 1; y < len(l); y++ {
+				if agree[x]&(1<<y) != 0 {
+					parent[find(l[x])] = find(l[y])
+				}
+			}
+		}
+	}
+	b.cls = make([][]int, n)
+	b.clsOf = make([]int, n)
+	for k := range n {
+		r := find(k)
+		b.clsOf[k] = r
+		b.cls[r] = append(b.cls[r], k)
+	}
+}
+
+// decideClass decides k and the undecided rest of its class alike, at the
+// current level; undoClass(mark) takes back what was decided since mark.
+func (b *guilBand) decideClass(k int, d int8) int {
+	mark := len(b.trail)
+	for _, m := range b.cls[b.clsOf[k]] {
+		if b.dec[m] == 0 {
+			b.decide(m, d)
+			b.lvl[m] = b.depth
+			b.trail = append(b.trail, m)
+		}
+	}
+	return mark
+}
+
+func (b *guilBand) undoClass(mark int) {
+	for len(b.trail) > mark {
+		m := b.trail[len(b.trail)-1]
+		b.trail = b.trail[:len(b.trail)-1]
+		b.decide(m, 0)
+	}
+}
 
 // run enumerates the bands holding the pivot (the buffer, not in a fluid,
 // with the fewest others at its boundaries), smallest first, until one
@@ -208,6 +301,9 @@ func (b *guilBand) run() bool {
 		}
 	}
 	slices.SortStableFunc(cands, func(x, y cand) int {
+		if b.g.bySize {
+			return cmp.Compare(b.size(y.k), b.size(x.k))
+		}
 		if x.score != y.score {
 			return x.score - y.score
 		}
@@ -227,9 +323,9 @@ func (b *guilBand) run() bool {
 				rng.Shuffle(len(l), func(i, j int) { l[i], l[j] = l[j], l[i] })
 			}
 			b.limit = min(end, b.g.nodes+per)
-			b.decide(c.k, 1)
+			mark := b.decideClass(c.k, 1)
 			ok, _ := b.dfs()
-			b.decide(c.k, 0)
+			b.undoClass(mark)
 			switch {
 			case ok:
 				return true
@@ -418,11 +514,13 @@ func (b *guilBand) assign(t int, open []int, j int, ends, starts int64, acc nogo
 	} else {
 		starts -= b.size(k)
 	}
+	if b.dec[k] != 0 { // decided with its class
+		return b.assign(t, open, j+1, ends, starts, acc)
+	}
 	for _, d := range []int8{2, 1} {
-		b.decide(k, d)
-		b.lvl[k] = b.depth
+		mark := b.decideClass(k, d)
 		ok, jump := b.assign(t, open, j+1, ends, starts, acc)
-		b.decide(k, 0)
+		b.undoClass(mark)
 		if ok || b.g.abort || jump != nil {
 			return ok, jump
 		}

@@ -52,21 +52,55 @@ type guilSearch struct {
 	nodes    int64
 	abort    bool
 	fallback func(sub []Buffer) []int64
-	missed   int // pieces the fallback placed
+	missed   int  // pieces the fallback placed
+	bySize   bool // pivots by size (else by the buffers at their boundaries)
 }
 
 // guillotinePlace places bufs (a perfect instance of live total lb) by
 // cuts; pieces without a cut go to fallback, which must return valid
 // offsets for them. It returns the offsets, the nodes visited and the
 // number of pieces the fallback placed (0: the arena is lb).
+//
+// The bands depend on the order pivots are tried in: each order runs with
+// the portfolio for the pieces without a cut, and the one that leaves the
+// fewest buffers without a cut (then the smaller arena) runs again with
+// fallback for them.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback}
-	set := make([]int, len(bufs))
-	for i := range set {
-		set[i] = i
+	quick := func(sub []Buffer) []int64 {
+		off, err := Portfolio().Place(context.Background(), sub)
+		if err != nil { // cannot happen: the buffers were validated
+			return stackOffsets(sub)
+		}
+		return off
 	}
-	g.cut(set, 0, lb)
-	return g.off, g.nodes, g.missed
+	var nodes int64
+	best, bestLeft, bestArena := false, 0, int64(-1)
+	for _, bySize := range []bool{true, false} {
+		left := 0 // buffers in pieces without a cut
+		g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize,
+			fallback: func(sub []Buffer) []int64 { left += len(sub); return quick(sub) }}
+		g.cut(identity(len(bufs)), 0, lb)
+		nodes += g.nodes
+		if g.missed == 0 {
+			return g.off, nodes, 0
+		}
+		a := ArenaSize(bufs, g.off)
+		if bestArena < 0 || left < bestLeft || (left == bestLeft && a < bestArena) {
+			best, bestLeft, bestArena = bySize, left, a
+		}
+	}
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: best}
+	g.cut(identity(len(bufs)), 0, lb)
+	return g.off, nodes + g.nodes, g.missed
+}
+
+// identity returns 0, 1, ..., n-1.
+func identity(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 // tick counts a node; false once ctx ends the run.

@@ -444,15 +444,14 @@ func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 	return off, "portfolio/" + p.members[k].Name()
 }
 
-// cuts places a perfect instance by guillotine cuts, under half the time
-// left; the pieces without a cut get the search, without cuts, under a
-// quarter of the time left each. It reports whether the arena is LB.
+// cuts places a perfect instance by guillotine cuts (node limits bound
+// them); each piece without a cut gets the search, without cuts, under
+// half the time left. It reports whether the arena is LB.
 func (m *srchMin) cuts() bool {
-	end := time.Now().Add(time.Until(m.deadline) / 2)
-	ctx, cancel := context.WithDeadline(m.ctx, end)
+	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
 	defer cancel()
 	fallback := func(sub []Buffer) []int64 {
-		res, err := search(ctx, sub, SearchConfig{noCuts: true}, max(time.Until(end)/4, time.Millisecond), 0)
+		res, err := search(ctx, sub, SearchConfig{noCuts: true}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
 		if err != nil { // cannot happen: search verifies what it returns
 			return stackOffsets(sub)
 		}

@@ -31,8 +31,12 @@ import (
 	"time"
 )
 
-// srchMaxParts bounds the parts searched apart.
-const srchMaxParts = 64
+// srchMaxParts bounds the parts searched apart; srchMinRerun is the
+// least time left over worth a second run of a part.
+const (
+	srchMaxParts = 64
+	srchMinRerun = 200 * time.Millisecond
+)
 
 // timeParts returns the buffers of bufs by independent part in time (no
 // buffer of one part is live in another's steps), in time order, joined so
@@ -79,31 +83,68 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 	// own bound is lower gains nothing below it.
 	floor := searchLB(bufs)
 	left := len(bufs)
-	provenPart := false // a part whose arena is the largest is proven minimal
-	for k, p := range parts {
+	init := cfg.Initial
+	runs := make([]*SearchResult, len(parts))
+	run := func(k int, share time.Duration, method string) error {
+		p := parts[k]
 		sub := make([]Buffer, len(p))
 		for j, i := range p {
 			sub[j] = bufs[i]
 		}
-		var init []int64
-		if cfg.Initial != nil {
-			init = make([]int64, len(p))
+		var pinit []int64
+		if init != nil {
+			pinit = make([]int64, len(p))
 			for j, i := range p {
-				init[j] = cfg.Initial[i]
+				pinit[j] = init[i]
 			}
 		}
-		share := max((budget-time.Since(begin))*time.Duration(len(p))/time.Duration(left), time.Millisecond)
-		pcfg := SearchConfig{Initial: init, InitialMethod: cfg.InitialMethod}
+		pcfg := SearchConfig{Initial: pinit, InitialMethod: method}
 		if cfg.Progress != nil {
 			pcfg.Progress = &partProgress{w: cfg.Progress, part: fmt.Sprintf("part %d of %d: ", k+1, len(parts))}
 		}
 		r, err := search(ctx, sub, pcfg, share, floor)
 		if err != nil {
-			return nil, fmt.Errorf("planner: search: part %d of %d: %w", k+1, len(parts), err)
+			return fmt.Errorf("planner: search: part %d of %d: %w", k+1, len(parts), err)
 		}
 		for j, i := range p {
 			res.Offsets[i] = r.Offsets[j]
 		}
+		res.Nodes += r.Nodes
+		runs[k] = r
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "search: part %d of %d (%d buffers): arena %d  LB %d  %.1fs\n",
+				k+1, len(parts), len(p), r.Arena, r.LB, time.Since(begin).Seconds())
+		}
+		return nil
+	}
+	for k, p := range parts {
+		share := max((budget-time.Since(begin))*time.Duration(len(p))/time.Duration(left), time.Millisecond)
+		if err := run(k, share, cfg.InitialMethod); err != nil {
+			return nil, err
+		}
+		left -= len(p)
+	}
+	// Time the parts left unused goes to the parts that make the arena
+	// (above the floor and not proven), each starting from its placement.
+	init = res.Offsets
+	top := slices.MaxFunc(runs, func(a, b *SearchResult) int { return cmp.Compare(a.Arena, b.Arena) }).Arena
+	var worst []int
+	for k, r := range runs {
+		if r.Arena == top && r.Arena > floor && !r.Optimal {
+			worst = append(worst, k)
+		}
+	}
+	for n, k := range worst {
+		rest := budget - time.Since(begin)
+		if rest < srchMinRerun || ctx.Err() != nil {
+			break
+		}
+		if err := run(k, rest/time.Duration(len(worst)-n), runs[k].Method); err != nil {
+			return nil, err
+		}
+	}
+	provenPart := false // a part whose arena is the largest is proven minimal
+	for k, r := range runs {
 		if r.Arena > res.Arena || k == 0 {
 			res.Method = r.Method
 		}
@@ -111,12 +152,6 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 			res.Arena, provenPart = r.Arena, r.Optimal
 		} else if r.Arena == res.Arena {
 			provenPart = provenPart || r.Optimal
-		}
-		res.Nodes += r.Nodes
-		left -= len(p)
-		if cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "search: part %d of %d (%d buffers): arena %d  LB %d  %.1fs\n",
-				k+1, len(parts), len(p), r.Arena, r.LB, time.Since(begin).Seconds())
 		}
 	}
 	// The whole arena is optimal when it is the lower bound, or when a part
