@@ -19,6 +19,11 @@ package planner
 // neighbouring fluids of a boundary are undecided, one of them is taken
 // empty (a restriction: bands that take both are not tried).
 //
+// Before the search, buffers that every band takes together or leaves
+// together are linked into classes (link): at a boundary with few
+// buffers, every balanced subset of them is listed, and two buffers in
+// the same ones are linked. Deciding a buffer decides its class.
+//
 // A dead end (a boundary that can no longer balance) is explained by the
 // fixes that decided the buffers there; conflict-directed backjumping
 // returns to the latest of them. How long a pivot takes varies wildly

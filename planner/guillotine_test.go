@@ -155,3 +155,39 @@ func TestGuillotinePackable(t *testing.T) {
 		assert.Equal(t, lb, ArenaSize(bufs, off), name)
 	}
 }
+
+// TestGuilLinksSound: on packable instances cut across bytes first, every
+// strip of the generator's tiling (a band) holds whole classes: link never
+// joins buffers that a band separates.
+func TestGuilLinksSound(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(4, 150).Draw(t, "n")
+		blocks := dsagen.Packable(n, 1<<14, rapid.Uint64().Draw(t, "seed"))
+		bs := packableBuffers(blocks)
+		// Strip lines: offsets no block straddles.
+		var lines []int64
+		for _, b := range blocks {
+			straddled := false
+			for _, o := range blocks {
+				straddled = straddled || (b.Offset > o.Offset && b.Offset < o.Offset+o.Size)
+			}
+			if !straddled {
+				lines = append(lines, b.Offset)
+			}
+		}
+		strip := func(i int) int {
+			k := 0
+			for _, l := range lines {
+				if l <= blocks[i].Offset {
+					k++
+				}
+			}
+			return k
+		}
+		g := &guilSearch{ctx: context.Background(), bufs: bs}
+		b := newGuilBand(g, identity(len(bs)), LowerBound(bs), 1)
+		for k := range bs {
+			require.Equalf(t, strip(b.clsOf[k]), strip(k), "buffer %d linked to %d across a strip line", k, b.clsOf[k])
+		}
+	})
+}
