@@ -3,6 +3,8 @@ package planner
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,4 +88,25 @@ func twoParts(a, b []Buffer) []Buffer {
 	lo, hi := span(b)
 	b = append(b, Buffer{Start: lo, End: hi, Size: 64})
 	return append(a, b...)
+}
+
+// TestSearchPartsRerun: a part that makes the arena (above the lower
+// bound, not proven) gets the time a part that finished at once left: its
+// line comes twice. Part 1 is challenging D; part 2, a stack of one step,
+// is placed at its bound at once.
+func TestSearchPartsRerun(t *testing.T) {
+	dir, _ := dsaFiles(t)
+	hard := loadDSA(t, filepath.Join(dir, "challenging", "D.1048576.csv"))
+	easy := make([]Buffer, len(hard))
+	for i := range easy {
+		easy[i] = Buffer{ID: int64(i), Start: 0, End: 1, Size: 64}
+	}
+	bufs := twoParts(hard, easy)
+	var progress bytes.Buffer
+	res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Second, Progress: &progress})
+	require.NoError(t, err)
+	require.NoError(t, VerifyPlacement(bufs, res.Offsets))
+	require.Greater(t, res.Arena, res.LB, "D stays above its bound in a second")
+	assert.Equal(t, 2, strings.Count(progress.String(), fmt.Sprintf("search: part 1 of 2 (%d buffers)", len(hard)+1)), progress.String())
+	assert.Equal(t, 1, strings.Count(progress.String(), "search: part 2 of 2"), progress.String())
 }
