@@ -13,9 +13,8 @@ package planner
 // whole's). Each part gets the whole search: an exact search, a tiling or
 // squeaky-wheel passes over one part are not distracted by the others,
 // whose lowest segments and offenders interleave with its own otherwise.
-// Time a part leaves unused goes to the parts after it; what is left at
-// the end goes to a second run of the parts that make the arena (above
-// the bound and not proven), each from its placement.
+// What is left at the end goes to a second run of the parts that make
+// the arena (above the bound and not proven), each from its placement.
 // Parts smaller than one 64th of the instance are joined to their
 // neighbours, so a trace with thousands of cuts is searched in at most 64
 // parts.
