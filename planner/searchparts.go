@@ -20,8 +20,8 @@ package planner
 // parts.
 //
 // Example: the packable instance p1000 falls into 8 parts (376, 13, 8, 23,
-// 12, 21, 49 and 498 buffers); the tiling search places the part of 376 at
-// LB, which it does not within the whole instance.
+// 12, 21, 49 and 498 buffers), 6 once those under 16 buffers are joined
+// (376, 21, 23, 33, 49 and 498); the search places each at LB.
 
 import (
 	"bytes"
