@@ -90,11 +90,11 @@ func twoParts(a, b []Buffer) []Buffer {
 	return append(a, b...)
 }
 
-// TestSearchPartsRerun: a part that makes the arena (above the lower
+// TestSearchPartsRerunDSA: a part that makes the arena (above the lower
 // bound, not proven) gets the time a part that finished at once left: its
 // line comes twice. Part 1 is challenging D; part 2, a stack of one step,
 // is placed at its bound at once.
-func TestSearchPartsRerun(t *testing.T) {
+func TestSearchPartsRerunDSA(t *testing.T) {
 	dir, _ := dsaFiles(t)
 	hard := loadDSA(t, filepath.Join(dir, "challenging", "D.1048576.csv"))
 	easy := make([]Buffer, len(hard))
