@@ -191,3 +191,15 @@ func TestGuilLinksSound(t *testing.T) {
 		}
 	})
 }
+
+// TestGuilFluidWorkedExample is guilfluid.go's example.
+func TestGuilFluidWorkedExample(t *testing.T) {
+	sizes := []int64{64, 128, 256}
+	size := func(k int) int64 { return sizes[k] }
+	f := newGuilFluid([]int{0, 1, 2}, size)
+	for x := int64(0); x <= 7*64; x += 64 {
+		assert.True(t, f.reaches(x), x)
+	}
+	assert.False(t, f.reaches(8*64))
+	assert.Equal(t, []int{2, 0}, f.subset(5*64, size))
+}
