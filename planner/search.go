@@ -445,13 +445,14 @@ func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 }
 
 // cuts places a perfect instance by guillotine cuts (node limits bound
-// them); each piece without a cut gets the search, without cuts, under
-// half the time left. It reports whether the arena is LB.
+// them, and half the time left); each piece without a cut gets the
+// search, without cuts, under half the time left then. It reports whether
+// the arena is LB.
 func (m *srchMin) cuts() bool {
-	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
+	ctx, cancel := context.WithDeadline(m.ctx, time.Now().Add(time.Until(m.deadline)/2))
 	defer cancel()
 	fallback := func(sub []Buffer) []int64 {
-		res, err := search(ctx, sub, SearchConfig{noCuts: true}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
+		res, err := search(m.ctx, sub, SearchConfig{noCuts: true}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
 		if err != nil { // cannot happen: search verifies what it returns
 			return stackOffsets(sub)
 		}
