@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,11 +94,13 @@ func TestPerfectMergedPlacesMembers(t *testing.T) {
 }
 
 // TestSearchPerfectPackable: the search places the committed packable
-// instances p250, p500 and p1000 at LB by cuts (guillotine.go).
+// instances p250, p500 and p1000 at LB by cuts (guillotine.go). The cuts
+// get half the budget: a minute, so that a slow run (the race detector)
+// still gets there; the search returns as soon as it reaches LB.
 func TestSearchPerfectPackable(t *testing.T) {
 	for _, name := range []string{"p250", "p500", "p1000"} {
 		bufs := loadDSA(t, filepath.Join("testdata", "packable", name+".csv"))
-		res, err := Search(context.Background(), bufs, SearchConfig{})
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Minute})
 		require.NoError(t, err)
 		assert.Equalf(t, res.LB, res.Arena, "%s: arena %d, LB %d (%s)", name, res.Arena, res.LB, res.Method)
 		assert.Equal(t, "search/cuts", res.Method, name)
