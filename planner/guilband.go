@@ -225,9 +225,11 @@ func (b *guilBand) undoClass(mark int) {
 	}
 }
 
-// run enumerates the bands holding the pivot (the buffer, not in a fluid,
-// with the fewest others at its boundaries), smallest first, until one
-// solves (with first: until the first).
+// run looks for a band (found, foundH) holding one of the pivots, the
+// smallest band first: the first guilPivots buffers (not in a fluid) by
+// size, larger first, when guilSearch.bySize; otherwise those with the
+// fewest others at their inner boundaries, ties to the larger. It reports
+// whether it found one within the node limit.
 func (b *guilBand) run() bool {
 	type cand struct{ k, score int }
 	var cands []cand
