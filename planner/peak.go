@@ -81,15 +81,7 @@ func peakOrder(bufs []Buffer) []int {
 		for _, i := range grp {
 			tr.add(lo[i], hi[i], -bufs[i].Size)
 		}
-		slices.SortFunc(grp, func(i, j int) int {
-			if c := byLifespan(&bufs[i], &bufs[j]); c != 0 {
-				return c
-			}
-			if c := byContent(&bufs[i], &bufs[j]); c != 0 {
-				return c
-			}
-			return cmp.Compare(i, j)
-		})
+		sortLongestFirst(bufs, grp)
 	}
 	return order
 }
@@ -213,4 +205,19 @@ func (t *maxTree) argmax() int {
 		}
 	}
 	return v - t.n
+}
+
+// sortLongestFirst sorts idx (indices into bufs) longest lifespan first,
+// ties by size order, then by content, then by index: the order the peak
+// order and the peak fill stack a group in.
+func sortLongestFirst(bufs []Buffer, idx []int) {
+	slices.SortFunc(idx, func(i, j int) int {
+		if c := byLifespan(&bufs[i], &bufs[j]); c != 0 {
+			return c
+		}
+		if c := byContent(&bufs[i], &bufs[j]); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
 }

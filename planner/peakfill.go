@@ -58,7 +58,6 @@ package planner
 // Arena 8 = LB.
 
 import (
-	"cmp"
 	"context"
 	"slices"
 )
@@ -123,15 +122,7 @@ func (m *srchMin) peakFill(start []int64, order []int) {
 // nil when the exact search finds no placement.
 func (m *srchMin) peakFillWith(ctx context.Context, stack, short, order []int) []int64 {
 	bufs := m.bufs
-	slices.SortFunc(stack, func(i, j int) int {
-		if c := byLifespan(&bufs[i], &bufs[j]); c != 0 {
-			return c
-		}
-		if c := byContent(&bufs[i], &bufs[j]); c != 0 {
-			return c
-		}
-		return cmp.Compare(i, j)
-	})
+	sortLongestFirst(bufs, stack)
 	stackOff, err := placeInOrder(ctx, bufs, stack, bestFit, nil)
 	if err != nil {
 		return nil

@@ -45,10 +45,7 @@ const (
 // that each part has at least len(bufs)/srchMaxParts buffers; nil when
 // there is only one.
 func timeParts(bufs []Buffer) [][]int {
-	idx := make([]int, len(bufs))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := identity(len(bufs))
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(bufs[a].Start, bufs[b].Start) })
 	least := max(1, (len(bufs)+srchMaxParts-1)/srchMaxParts)
 	var parts [][]int
