@@ -141,9 +141,18 @@ func (b *guilBand) size(k int) int64 { return b.g.bufs[b.set[k]].Size }
 // link joins into one class the buffers that every band takes together or
 // leaves together. At an inner boundary without fluids, a band's buffers
 // there are a balanced subset of the buffers there (enders' sizes add up
-// to starters'); two buffers that are in the same balanced subsets (every
-// one of them holds both or neither) are linked. Boundaries with more
-// than guilLinkMax buffers are skipped.
+// to starters'). The items of a boundary are the classes with buffers
+// there, each worth its enders' sizes there minus its starters'; two
+// items in the same zero-sum subsets (every one of them holds both or
+// neither) are joined. Joining makes other boundaries' items fewer, so
+// the passes repeat until one joins nothing. Boundaries with more than
+// guilLinkMax items are skipped.
+//
+// Example (TestGuilLinkPasses): x and z [0,1), y and w [1,2), all 1 B;
+// f [2,3) 2 B. At boundary 1, {x, y} and {x, w} balance: no two agree.
+// At boundary 2 only {y, w, f} does: they join. The next pass sees three
+// items at boundary 1, x, z and the class worth -2 B, and one zero-sum
+// subset, all three: everything is one class.
 func (b *guilBand) link() {
 	n := len(b.set)
 	parent := make([]int, n)
@@ -159,38 +168,38 @@ func (b *guilBand) link() {
 		return k
 	}
 	sums := make([]int64, 1<<guilLinkMax)
-	for t := 1; t < len(b.at)-1; t++ {
-		l := b.at[t]
-		if len(l) < 2 || len(l) > guilLinkMax || b.fluid[t-1] != nil || b.fluid[t] != nil {
-			continue
-		}
-		agree := make([]uint32, len(l))
-		for x := range agree {
-			agree[x] = 1<<len(l) - 1
-		}
-		for mask := 1; mask < 1<<len(l); mask++ {
-			low := bits.TrailingZeros(uint(mask))
-			v := b.size(l[low])
-			if b.sb[l[low]] == t {
-				v = -v
-			}
-			sums[mask] = sums[mask&(mask-1)] + v
-			if sums[mask] != 0 {
+	var items []int
+	var worth []int64
+	// A boundary's zero-sum subsets change only when two of its items
+	// join: a pass looks again only at boundaries with fewer items than
+	// when last looked at.
+	seen := make([]int, len(b.at))
+	for joined := true; joined; {
+		joined = false
+		for t := 1; t < len(b.at)-1; t++ {
+			l := b.at[t]
+			if len(l) < 2 || b.fluid[t-1] != nil || b.fluid[t] != nil {
 				continue
 			}
-			for x := range l {
-				if mask&(1<<x) != 0 {
-					agree[x] &= uint32(mask)
+			items, worth = items[:0], worth[:0]
+			for _, k := range l {
+				v := b.size(k)
+				if b.sb[k] == t {
+					v = -v
+				}
+				r := find(k)
+				if x := slices.Index(items, r); x >= 0 {
+					worth[x] += v
 				} else {
-					agree[x] &^= uint32(mask)
+					items, worth = append(items, r), append(worth, v)
 				}
 			}
-		}
-		for x := range l {
-			for y := x + 1; y < len(l); y++ {
-				if agree[x]&(1<<y) != 0 {
-					parent[find(l[x])] = find(l[y])
-				}
+			if len(items) < 2 || (seen[t] > 0 && len(items) >= seen[t]) {
+				continue
+			}
+			seen[t] = len(items)
+			if len(items) <= guilLinkMax {
+				joined = joinAgreeing(items, worth, sums, parent, find) || joined
 			}
 		}
 	}
@@ -201,6 +210,41 @@ func (b *guilBand) link() {
 		b.clsOf[k] = r
 		b.cls[r] = append(b.cls[r], k)
 	}
+}
+
+// joinAgreeing lists the zero-sum subsets of items (class roots worth
+// worth) and joins every two that are in the same ones; it reports
+// whether it joined any.
+func joinAgreeing(items []int, worth, sums []int64, parent []int, find func(int) int) bool {
+	m := len(items)
+	agree := make([]uint32, m)
+	for x := range agree {
+		agree[x] = 1<<m - 1
+	}
+	for mask := 1; mask < 1<<m; mask++ {
+		low := bits.TrailingZeros(uint(mask))
+		sums[mask] = sums[mask&(mask-1)] + worth[low]
+		if sums[mask] != 0 {
+			continue
+		}
+		for x := range m {
+			if mask&(1<<x) != 0 {
+				agree[x] &= uint32(mask)
+			} else {
+				agree[x] &^= uint32(mask)
+			}
+		}
+	}
+	joined := false
+	for x := range m {
+		for y := x + 1; y < m; y++ {
+			if agree[x]&(1<<y) != 0 && find(items[x]) != find(items[y]) {
+				parent[find(items[x])] = find(items[y])
+				joined = true
+			}
+		}
+	}
+	return joined
 }
 
 // decideClass decides k and the undecided rest of its class alike, at the

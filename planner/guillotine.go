@@ -54,6 +54,26 @@ type guilSearch struct {
 	fallback func(sub []Buffer) []int64
 	missed   int  // pieces the fallback placed
 	bySize   bool // pivots by size (else by the buffers at their boundaries)
+	memo     map[uint64]guilMemo
+}
+
+// guilMemo is what the tiling and band searches found for one piece, kept
+// for the run that repeats the chosen pivot order with the real fallback:
+// the pieces come again, in the same order, and their searches need not.
+type guilMemo struct {
+	set   []int   // the piece (to tell hash collisions apart)
+	tiled []int64 // the tiling search's offsets, or nil
+	band  []int   // the band found, or nil
+	bandH int64
+}
+
+// memoKey hashes a piece (FNV-1a over its positions).
+func memoKey(set []int) uint64 {
+	h := uint64(14695981039346656037)
+	for _, i := range set {
+		h = (h ^ uint64(i)) * 1099511628211
+	}
+	return h
 }
 
 // guillotinePlace places bufs (a perfect instance of live total lb) by
@@ -64,7 +84,8 @@ type guilSearch struct {
 // The bands depend on the order pivots are tried in: each order runs with
 // the portfolio for the pieces without a cut, and the one that leaves the
 // fewest buffers without a cut (then the smaller arena) runs again with
-// fallback for them.
+// fallback for them; that run takes the tiling and band searches' results
+// from the first (guilMemo), so only the fallback's work is new.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
 	quick := func(sub []Buffer) []int64 {
 		off, err := Portfolio().Place(context.Background(), sub)
@@ -75,9 +96,11 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 	}
 	var nodes int64
 	best, bestLeft, bestArena := false, 0, int64(-1)
+	memos := map[bool]map[uint64]guilMemo{}
 	for _, bySize := range []bool{true, false} {
 		left := 0 // buffers in pieces without a cut
-		g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize,
+		memos[bySize] = map[uint64]guilMemo{}
+		g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: memos[bySize],
 			fallback: func(sub []Buffer) []int64 { left += len(sub); return quick(sub) }}
 		g.cut(identity(len(bufs)), 0, lb)
 		nodes += g.nodes
@@ -89,7 +112,7 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 			best, bestLeft, bestArena = bySize, left, a
 		}
 	}
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: best}
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: best, memo: memos[best]}
 	g.cut(identity(len(bufs)), 0, lb)
 	return g.off, nodes + g.nodes, g.missed
 }
@@ -157,33 +180,26 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 		sub[k] = bufs[i]
 		sub[k].ID = int64(k)
 	}
-	if len(set) <= guilTileMax && !g.abort {
-		ts := newPerfectSearch(g.ctx, sub, c, guilTileNodes*int64(len(set)))
-		off, nodes := ts.run()
-		g.nodes += nodes
-		if off != nil {
-			for k, i := range set {
-				g.off[i] = base + off[k]
-			}
-			return c
+	mm := g.search(set, sub, c)
+	if mm.tiled != nil {
+		for k, i := range set {
+			g.off[i] = base + mm.tiled[k]
 		}
+		return c
 	}
-	if !g.abort {
-		b := newGuilBand(g, set, c, g.nodes+max(guilBandNodes*int64(len(set)), guilBandMin))
-		if b.run() {
-			in := make(map[int]bool, len(b.found))
-			for _, i := range b.found {
-				in[i] = true
-			}
-			rest = rest[:0]
-			for _, i := range set {
-				if !in[i] {
-					rest = append(rest, i)
-				}
-			}
-			h := g.cut(b.found, base, b.foundH)
-			return h + g.cut(rest, base+h, c-b.foundH)
+	if mm.band != nil {
+		in := make(map[int]bool, len(mm.band))
+		for _, i := range mm.band {
+			in[i] = true
 		}
+		rest = rest[:0]
+		for _, i := range set {
+			if !in[i] {
+				rest = append(rest, i)
+			}
+		}
+		h := g.cut(slices.Clone(mm.band), base, mm.bandH)
+		return h + g.cut(rest, base+h, c-mm.bandH)
 	}
 	g.missed++
 	off := g.fallback(sub)
@@ -191,4 +207,44 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 		g.off[i] = base + off[k]
 	}
 	return ArenaSize(sub, off)
+}
+
+// search runs the tiling search (small pieces) and then the band search
+// on a piece without a cut in time, or takes what an earlier run of the
+// same order found (g.memo); an entry is kept only where no search was
+// cut short by ctx.
+func (g *guilSearch) search(set []int, sub []Buffer, c int64) guilMemo {
+	key := memoKey(set)
+	if m, ok := g.memo[key]; ok && slices.Equal(m.set, set) {
+		return m
+	}
+	m := guilMemo{set: slices.Clone(set)}
+	if len(set) <= guilTileMax && !g.abort {
+		ts := newPerfectSearch(g.ctx, sub, c, guilTileNodes*int64(len(set)))
+		off, nodes := ts.run()
+		g.nodes += nodes
+		if off != nil {
+			m.tiled = off
+			g.keep(key, m)
+			return m
+		}
+	}
+	if g.abort || g.ctx.Err() != nil {
+		return m
+	}
+	b := newGuilBand(g, set, c, g.nodes+max(guilBandNodes*int64(len(set)), guilBandMin))
+	if b.run() {
+		m.band, m.bandH = b.found, b.foundH
+	}
+	if !g.abort && g.ctx.Err() == nil {
+		g.keep(key, m)
+	}
+	return m
+}
+
+// keep records m under key when the run has a memo.
+func (g *guilSearch) keep(key uint64, m guilMemo) {
+	if g.memo != nil {
+		g.memo[key] = m
+	}
 }

@@ -203,3 +203,40 @@ func TestGuilFluidWorkedExample(t *testing.T) {
 	assert.False(t, f.reaches(8*64))
 	assert.Equal(t, []int{2, 0}, f.subset(5*64, size))
 }
+
+// TestGuilLinkPasses is link's example: the first pass joins y, w and f
+// at boundary 2, the second x and z to them at boundary 1 (one pass would
+// leave x and z apart).
+func TestGuilLinkPasses(t *testing.T) {
+	bufs := []Buffer{
+		{ID: 0, Start: 0, End: 1, Size: 1}, // x
+		{ID: 1, Start: 0, End: 1, Size: 1}, // z
+		{ID: 2, Start: 1, End: 2, Size: 1}, // y
+		{ID: 3, Start: 1, End: 2, Size: 1}, // w
+		{ID: 4, Start: 2, End: 3, Size: 2}, // f
+	}
+	g := &guilSearch{ctx: context.Background(), bufs: bufs}
+	b := newGuilBand(g, identity(len(bufs)), 2, 1)
+	for k := range bufs {
+		assert.Equalf(t, b.clsOf[0], b.clsOf[k], "buffer %d not in x's class", k)
+	}
+}
+
+// TestGuillotineMemo: a second run of the cuts with the first run's memo
+// places p1000 the same without searching again.
+func TestGuillotineMemo(t *testing.T) {
+	bufs := loadDSA(t, filepath.Join("testdata", "packable", "p1000.csv"))
+	memo := map[uint64]guilMemo{}
+	run := func() *guilSearch {
+		g := &guilSearch{ctx: context.Background(), bufs: bufs, off: make([]int64, len(bufs)), memo: memo, bySize: true, fallback: noFallback(t)}
+		g.cut(identity(len(bufs)), 0, LowerBound(bufs))
+		return g
+	}
+	first := run()
+	require.Positive(t, first.nodes)
+	require.NotEmpty(t, memo)
+	second := run()
+	assert.Zero(t, second.nodes, "the second run searched again")
+	assert.Zero(t, second.missed)
+	assert.Equal(t, first.off, second.off)
+}

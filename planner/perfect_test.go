@@ -94,11 +94,11 @@ func TestPerfectMergedPlacesMembers(t *testing.T) {
 }
 
 // TestSearchPerfectPackable: the search places the committed packable
-// instances p250, p500 and p1000 at LB by cuts (guillotine.go). The cuts
+// instances p250, p500, p1000 and p2000 at LB by cuts (guillotine.go). The cuts
 // get half the budget: a minute, so that a slow run (the race detector)
 // still gets there; the search returns as soon as it reaches LB.
 func TestSearchPerfectPackable(t *testing.T) {
-	for _, name := range []string{"p250", "p500", "p1000"} {
+	for _, name := range []string{"p250", "p500", "p1000", "p2000"} {
 		bufs := loadDSA(t, filepath.Join("testdata", "packable", name+".csv"))
 		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Minute})
 		require.NoError(t, err)
