@@ -40,3 +40,25 @@ func TestRootsMatchesRoot(t *testing.T) {
 	_, _, err = g.Roots()
 	require.ErrorIsf(t, err, ir.ErrUndefined, "dangling: %v", err)
 }
+
+// TestRootsWorkedExample is the example of viewChains (roots.go): w views
+// v at +4, v views r at +8, so w sits at 12 in r; with r made a view of
+// w, all three fail as one cycle, named at r (the first value).
+func TestRootsWorkedExample(t *testing.T) {
+	g := &ir.Graph{Values: []*ir.Value{
+		{ID: 0, Name: "r", DType: ir.F32, Shape: ir.Shape{8}},
+		{ID: 1, Name: "x", DType: ir.F32, Shape: ir.Shape{8}},
+		{ID: 2, Name: "v", DType: ir.F32, Shape: ir.Shape{4}, View: &ir.View{Base: 0, OffsetBytes: 8}},
+		{ID: 3, Name: "w", DType: ir.F32, Shape: ir.Shape{2}, View: &ir.View{Base: 2, OffsetBytes: 4}},
+	}}
+	roots, offs, err := g.Roots()
+	require.NoError(t, err)
+	require.Equal(t, []ir.ValueID{0, 1, 0, 0}, roots)
+	require.Equal(t, []int64{0, 0, 8, 12}, offs)
+	g.Values[0].View = &ir.View{Base: 3}
+	_, _, err = g.Roots()
+	var ve *ir.ValueError
+	require.ErrorAs(t, err, &ve)
+	require.ErrorIs(t, err, ir.ErrCycle)
+	require.Equal(t, "r", ve.Name)
+}

@@ -55,54 +55,11 @@ func clamp(x int64) int64 { return max(-bound, min(bound, x)) }
 
 func (c *checker) views() {
 	g := c.g
-	n := len(g.Values)
-	c.chainOK = make([]bool, n)
-	c.root = make([]ValueID, n)
-	c.off = make([]int64, n)
-	state := make([]uint8, n) // 0 new, 1 on the current path, 2 done
-	var path []ValueID
-	for i := range g.Values {
-		path = path[:0]
-		cur := ValueID(i)
-		// Walk to a root, a resolved value, or trouble.
-		for {
-			v := g.Value(cur)
-			if v == nil || state[cur] == 2 {
-				break
-			}
-			if state[cur] == 1 { // cycle: report once, at its smallest member
-				k := slices.Index(path, cur)
-				cyc := slices.Clone(path[k:])
-				least := slices.Min(cyc)
-				c.valueErr(least, "view chain %v returns to itself: %w", cyc, ErrCycle)
-				break
-			}
-			state[cur] = 1
-			path = append(path, cur)
-			if v.View == nil {
-				c.chainOK[cur], c.root[cur], c.off[cur] = true, cur, 0
-				break
-			}
-			base := v.View.Base
-			if g.Value(base) == nil {
-				c.valueErr(cur, "view of value %d, which is not defined: %w", base, ErrUndefined)
-				break
-			}
-			cur = base
-		}
-		// Resolve the path backwards from its end.
-		for j := len(path) - 1; j >= 0; j-- {
-			p := path[j]
-			state[p] = 2
-			v := g.Values[p]
-			if v.View == nil {
-				continue
-			}
-			b := v.View.Base
-			if g.Value(b) != nil && c.chainOK[b] {
-				c.chainOK[p], c.root[p], c.off[p] = true, c.root[b], satAdd(c.off[b], clamp(v.View.OffsetBytes))
-			}
-		}
+	var cause []error
+	c.root, c.off, cause = viewChains(g, func(id ValueID, err error) { c.valueErr(id, "%w", err) })
+	c.chainOK = make([]bool, len(g.Values))
+	for i, err := range cause {
+		c.chainOK[i] = err == nil
 	}
 	for i, v := range g.Values {
 		if v != nil && v.View != nil && c.chainOK[i] && c.okVal[i] && c.okVal[c.root[i]] {
