@@ -78,6 +78,13 @@ __device__ __forceinline__ float warp_max(float v) {
     return v;
 }
 
+// lanes_sum and lanes_max combine the partial results of the lanes that
+// share an item: step 32 is a whole warp (warp_sum, warp_max), step 1 a
+// thread alone (v itself). One body serves a kernel's thread and warp
+// variants this way.
+__device__ __forceinline__ float lanes_sum(float v, int step) { return step == 32 ? warp_sum(v) : v; }
+__device__ __forceinline__ float lanes_max(float v, int step) { return step == 32 ? warp_max(v) : v; }
+
 // warp_index is the global warp number of a one-warp-per-item kernel.
 __device__ __forceinline__ int warp_index() {
     return int((blockIdx.x * blockDim.x + threadIdx.x) >> 5);

@@ -81,36 +81,55 @@ extern "C" __global__ void conv2d_f32(ConvParams p, const float* x, const float*
     y[tensor_offset(p.Out, i)] = acc;
 }
 
-// conv2d_warp_f32: conv2d_f32 with one warp per output element, the lanes
-// striding the (channel, kh, kw) window (consecutive lanes read consecutive
-// weights) and summing through warp_sum: 32 times the parallelism for the
-// deep, small outputs of late layers (the backend picks it when the window
-// has at least 64 taps, geometry.go). Same parameters and operands.
-extern "C" __global__ void conv2d_warp_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
-    int i = warp_index();
-    int lane = int(threadIdx.x & 31);
-    if (i >= p.Total) return; // whole warps leave together
+// conv_warp_body is the output element i of conv2d_warp_f32 (transposed
+// false) or convtranspose2d_warp_f32 (true) for one lane: the lanes stride
+// the (channel, kh, kw) window, consecutive lanes reading consecutive
+// weights, and sum through warp_sum; lane 0 adds the bias and writes.
+__device__ __forceinline__ void conv_warp_body(const ConvParams& p, const float* x, const float* w, const float* bias, float* y, int i, int lane, bool transposed) {
     int n, m, oh, ow;
     nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
     int cpg = p.C / p.Group;
-    int g = m / (p.M / p.Group);
+    int mpg = p.M / p.Group;
+    int g = m / mpg;
     int taps = p.KH * p.KW;
     float acc = 0.0f;
     for (int t = lane; t < cpg * taps; t += 32) {
-        int c = t / taps;
+        int c = t / taps; // within the group
         int kh = (t % taps) / p.KW;
         int kw = t % p.KW;
-        int ih = oh * p.SH - p.PT + kh * p.DH;
-        int iw = ow * p.SW - p.PL + kw * p.DW;
-        if (ih < 0 || ih >= p.H || iw < 0 || iw >= p.W) continue;
+        int ih, iw, wo;
+        if (transposed) {
+            int th = oh + p.PT - kh * p.DH;
+            int tw = ow + p.PL - kw * p.DW;
+            if (th < 0 || th % p.SH != 0 || th / p.SH >= p.H) continue;
+            if (tw < 0 || tw % p.SW != 0 || tw / p.SW >= p.W) continue;
+            ih = th / p.SH;
+            iw = tw / p.SW;
+            wo = (g * cpg + c) * p.Wt.Strides[0] + (m - g * mpg) * p.Wt.Strides[1];
+        } else {
+            ih = oh * p.SH - p.PT + kh * p.DH;
+            iw = ow * p.SW - p.PL + kw * p.DW;
+            if (ih < 0 || ih >= p.H || iw < 0 || iw >= p.W) continue;
+            wo = m * p.Wt.Strides[0] + c * p.Wt.Strides[1];
+        }
         acc += x[n * p.X.Strides[0] + (g * cpg + c) * p.X.Strides[1] + ih * p.X.Strides[2] + iw * p.X.Strides[3]] *
-               w[m * p.Wt.Strides[0] + c * p.Wt.Strides[1] + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
+               w[wo + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
     }
     acc = warp_sum(acc);
     if (lane == 0) {
         if (p.HasBias != 0) acc += bias[m * p.Bias.Strides[0]];
         y[tensor_offset(p.Out, i)] = acc;
     }
+}
+
+// conv2d_warp_f32: conv2d_f32 with one warp per output element, for the
+// deep, small outputs of late layers: 32 times the parallelism (the
+// backend picks it when the window has at least 64 taps, geometry.go).
+// Same parameters and operands.
+extern "C" __global__ void conv2d_warp_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
+    int i = warp_index();
+    if (i >= p.Total) return; // whole warps leave together
+    conv_warp_body(p, x, w, bias, y, i, int(threadIdx.x & 31), false);
 }
 
 // convtranspose2d_f32: X [N,C,H,W], Wt [C,M/Group,KH,KW], Bias [M], Out
@@ -142,35 +161,12 @@ extern "C" __global__ void convtranspose2d_f32(ConvParams p, const float* x, con
 }
 
 // convtranspose2d_warp_f32: convtranspose2d_f32 with one warp per output
-// element, the lanes striding the (channel, kh, kw) window; picked like
-// conv2d_warp_f32 (geometry.go). Same parameters and operands.
+// element (conv_warp_body); picked like conv2d_warp_f32 (geometry.go).
+// Same parameters and operands.
 extern "C" __global__ void convtranspose2d_warp_f32(ConvParams p, const float* x, const float* w, const float* bias, float* y) {
     int i = warp_index();
-    int lane = int(threadIdx.x & 31);
     if (i >= p.Total) return; // whole warps leave together
-    int n, m, oh, ow;
-    nchw(i, p.M, p.OH, p.OW, n, m, oh, ow);
-    int cpg = p.C / p.Group;
-    int mpg = p.M / p.Group;
-    int g = m / mpg;
-    int taps = p.KH * p.KW;
-    float acc = 0.0f;
-    for (int t = lane; t < cpg * taps; t += 32) {
-        int c = g * cpg + t / taps;
-        int kh = (t % taps) / p.KW;
-        int kw = t % p.KW;
-        int th = oh + p.PT - kh * p.DH;
-        int tw = ow + p.PL - kw * p.DW;
-        if (th < 0 || th % p.SH != 0 || th / p.SH >= p.H) continue;
-        if (tw < 0 || tw % p.SW != 0 || tw / p.SW >= p.W) continue;
-        acc += x[n * p.X.Strides[0] + c * p.X.Strides[1] + (th / p.SH) * p.X.Strides[2] + (tw / p.SW) * p.X.Strides[3]] *
-               w[c * p.Wt.Strides[0] + (m - g * mpg) * p.Wt.Strides[1] + kh * p.Wt.Strides[2] + kw * p.Wt.Strides[3]];
-    }
-    acc = warp_sum(acc);
-    if (lane == 0) {
-        if (p.HasBias != 0) acc += bias[m * p.Bias.Strides[0]];
-        y[tensor_offset(p.Out, i)] = acc;
-    }
+    conv_warp_body(p, x, w, bias, y, i, int(threadIdx.x & 31), true);
 }
 
 // pool2d_f32: Mode 0 max, 1 average. An average counts the window
