@@ -64,12 +64,12 @@ type checker struct {
 	size   []int64 // byte size of each okVal value
 	okNode []bool  // non-nil, references in range
 	prods  [][]NodeID
-	// view chains: chainOK[v] is true when v's chain ends at a root
-	// (always true for a non-view); root and off are then set.
-	chainOK []bool
-	root    []ValueID
-	off     []int64
-	cyclic  bool // a node cycle was found; the schedule check is skipped
+	// view chains (viewChains): chainErr[v] is nil when v's chain ends
+	// at a root (always for a non-view); root and off are then set.
+	chainErr []error
+	root     []ValueID
+	off      []int64
+	cyclic   bool // a node cycle was found; the schedule check is skipped
 }
 
 func (c *checker) valueErr(id ValueID, format string, args ...any) {
@@ -305,7 +305,7 @@ func (c *checker) externalWrites() {
 		}
 		for j, o := range n.Outputs {
 			v := g.Values[o]
-			if v.View == nil || !c.chainOK[o] {
+			if v.View == nil || c.chainErr[o] != nil {
 				continue
 			}
 			root := g.Values[c.root[o]]

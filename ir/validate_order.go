@@ -98,7 +98,7 @@ func (c *checker) schedule() {
 		}
 	}
 	for i, v := range c.g.Values {
-		if v == nil || !c.chainOK[i] {
+		if v == nil || c.chainErr[i] != nil {
 			return
 		}
 	}

@@ -55,14 +55,9 @@ func clamp(x int64) int64 { return max(-bound, min(bound, x)) }
 
 func (c *checker) views() {
 	g := c.g
-	var cause []error
-	c.root, c.off, cause = viewChains(g, func(id ValueID, err error) { c.valueErr(id, "%w", err) })
-	c.chainOK = make([]bool, len(g.Values))
-	for i, err := range cause {
-		c.chainOK[i] = err == nil
-	}
+	c.root, c.off, c.chainErr = viewChains(g, func(id ValueID, err error) { c.valueErr(id, "%w", err) })
 	for i, v := range g.Values {
-		if v != nil && v.View != nil && c.chainOK[i] && c.okVal[i] && c.okVal[c.root[i]] {
+		if v != nil && v.View != nil && c.chainErr[i] == nil && c.okVal[i] && c.okVal[c.root[i]] {
 			c.viewBounds(ValueID(i), v)
 		}
 	}

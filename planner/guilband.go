@@ -159,14 +159,6 @@ func (b *guilBand) link() {
 	for k := range parent {
 		parent[k] = k
 	}
-	var find func(int) int
-	find = func(k int) int {
-		for parent[k] != k {
-			parent[k] = parent[parent[k]]
-			k = parent[k]
-		}
-		return k
-	}
 	sums := make([]int64, 1<<guilLinkMax)
 	var items []int
 	var worth []int64
@@ -187,7 +179,7 @@ func (b *guilBand) link() {
 				if b.sb[k] == t {
 					v = -v
 				}
-				r := find(k)
+				r := find(parent, k)
 				if x := slices.Index(items, r); x >= 0 {
 					worth[x] += v
 				} else {
@@ -199,14 +191,14 @@ func (b *guilBand) link() {
 			}
 			seen[t] = len(items)
 			if len(items) <= guilLinkMax {
-				joined = joinAgreeing(items, worth, sums, parent, find) || joined
+				joined = joinAgreeing(items, worth, sums, parent) || joined
 			}
 		}
 	}
 	b.cls = make([][]int, n)
 	b.clsOf = make([]int, n)
 	for k := range n {
-		r := find(k)
+		r := find(parent, k)
 		b.clsOf[k] = r
 		b.cls[r] = append(b.cls[r], k)
 	}
@@ -215,7 +207,7 @@ func (b *guilBand) link() {
 // joinAgreeing lists the zero-sum subsets of items (class roots worth
 // worth) and joins every two that are in the same ones; it reports
 // whether it joined any.
-func joinAgreeing(items []int, worth, sums []int64, parent []int, find func(int) int) bool {
+func joinAgreeing(items []int, worth, sums []int64, parent []int) bool {
 	m := len(items)
 	agree := make([]uint32, m)
 	for x := range agree {
@@ -238,8 +230,11 @@ func joinAgreeing(items []int, worth, sums []int64, parent []int, find func(int)
 	joined := false
 	for x := range m {
 		for y := x + 1; y < m; y++ {
-			if agree[x]&(1<<y) != 0 && find(items[x]) != find(items[y]) {
-				parent[find(items[x])] = find(items[y])
+			if agree[x]&(1<<y) == 0 {
+				continue
+			}
+			if rx, ry := find(parent, items[x]), find(parent, items[y]); rx != ry {
+				parent[rx] = ry
 				joined = true
 			}
 		}

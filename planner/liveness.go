@@ -315,11 +315,12 @@ func computeLiveness(g *ir.Graph, order []ir.NodeID, groups []int, opts Options)
 	return lv, nil
 }
 
-// find returns the representative of v's in-place chain.
-func find(share []ir.ValueID, v ir.ValueID) ir.ValueID {
-	for share[v] != v {
-		share[v] = share[share[v]]
-		v = share[v]
+// find returns the representative of v in the union-find forest parent
+// (path halving): in-place chains here, guilband.go's classes.
+func find[T ~int | ~int32](parent []T, v T) T {
+	for parent[v] != v {
+		parent[v] = parent[parent[v]]
+		v = parent[v]
 	}
 	return v
 }
