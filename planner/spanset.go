@@ -6,35 +6,44 @@ import "math"
 // sorted, disjoint, non-touching spans: inserting [4, 8) into {[0, 4), [8, 9)}
 // leaves {[0, 9)}. The placer only ever adds memory to a set (placement never
 // frees), so a set stays short when placements pack tightly: a thousand
-// adjacent buffers are one span. Span k is sp[2k] (lo) and sp[2k+1] (hi), in
-// one slice so that a lookup touches one allocation.
+// adjacent buffers are one span.
+//
+// A set is a header into a spanStore, which holds the spans of all the
+// sets of one time index: span k of a set is two int64 (lo, hi) at the
+// set's region, in chunks of memory shared by every set. A million-buffer
+// placement keeps several million short sets; with a slice each (commit
+// e1ec2a2) they were as many allocations, made again each time a set
+// grew, and the collector walked every one of them at each cycle. The
+// store allocates chunks of spanChunk int64 and reuses the region a set
+// grows out of (free lists by capacity), and neither the headers nor the
+// chunks hold a pointer the collector has to follow.
 //
 // Why not gods: a gods red-black tree (lo -> hi, spans named by tree node,
 // commit 4662661 on main) made every placement 1.6 to 4.6 times slower:
 // BenchmarkPlace synthetic n=1000 11.6 -> 27.8 ms, n=100000 2.04 -> 8.45 s,
 // real/Y_1 4.14 -> 10.98 s, challenging/J 11.9 -> 19.4 ms (median of 5,
 // interleaved, load 4-14; docs/BENCHMARKS.md). The placer's sets are
-// short, append-mostly and scanned in order, which a sorted slice does
+// short, append-mostly and scanned in order, which a sorted array does
 // with one cache line per step and a tree with one allocation per span.
 //
 //	scripts/benchab.sh 6484e31 4662661 ./planner \
 //	  'BenchmarkPlace/^(synthetic|dsa)$/^(n=1000|n=10000|n=100000|challenging|real)$' 5 1s
 type spanSet struct {
-	sp []int64
+	at     uint64 // chunk<<32 | offset (in int64) of the region
+	n, cap int32  // spans held, spans the region has room for
 }
 
-func (s *spanSet) len() int                  { return len(s.sp) / 2 }
-func (s *spanSet) lo(k int) int64            { return s.sp[2*k] }
-func (s *spanSet) hi(k int) int64            { return s.sp[2*k+1] }
-func (s *spanSet) empty() bool               { return len(s.sp) == 0 }
-func (s *spanSet) span(k int) (int64, int64) { return s.sp[2*k], s.sp[2*k+1] }
+// spans is a view of one set's spans: span k is s[2k] (lo), s[2k+1] (hi).
+type spans []int64
 
-// search returns the index of the first span at or after from with hi > x.
-func (s *spanSet) search(x int64, from int) int {
+func (s spans) len() int       { return len(s) / 2 }
+func (s spans) lo(k int) int64 { return s[2*k] }
+func (s spans) hi(k int) int64 { return s[2*k+1] }
+func (s spans) search(x int64, from int) int {
 	i, j := from, s.len()
 	for i < j {
 		h := int(uint(i+j) >> 1)
-		if s.sp[2*h+1] <= x {
+		if s[2*h+1] <= x {
 			i = h + 1
 		} else {
 			j = h
@@ -43,65 +52,144 @@ func (s *spanSet) search(x int64, from int) int {
 	return i
 }
 
-// insert adds [lo, hi) to the set, merging spans it overlaps or touches.
-// It reports whether the set already held all of [lo, hi) (and so did not
-// change).
-func (s *spanSet) insert(lo, hi int64) bool {
-	if lo >= hi {
-		return true
-	}
-	n := s.len()
-	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
-	i := s.search(lo-1, 0)
-	if i < n && s.lo(i) <= lo && hi <= s.hi(i) {
-		return true
-	}
-	j := i
-	for j < n && s.lo(j) <= hi {
-		j++
-	}
-	if i == j {
-		if len(s.sp)+2 > cap(s.sp) {
-			// Grow by one span up to four, then by a quarter, not
-			// double: a million-buffer placement keeps over a million
-			// short sets, most of one to six spans.
-			c := len(s.sp) + 2
-			if len(s.sp) >= 8 {
-				c += len(s.sp) / 8 * 2
-			}
-			sp := make([]int64, len(s.sp), c)
-			copy(sp, s.sp)
-			s.sp = sp
-		}
-		s.sp = append(s.sp, 0, 0)
-		copy(s.sp[2*i+2:], s.sp[2*i:])
-		s.sp[2*i], s.sp[2*i+1] = lo, hi
-		return false
-	}
-	s.sp[2*i] = min(s.lo(i), lo)
-	s.sp[2*i+1] = max(s.hi(j-1), hi)
-	if j > i+1 {
-		s.sp = append(s.sp[:2*i+2], s.sp[2*j:]...)
-	}
-	return false
-}
-
 // startAt returns the start of span j, or math.MaxInt64 past the end.
-func (s *spanSet) startAt(j int) int64 {
-	if 2*j < len(s.sp) {
-		return s.sp[2*j]
+func (s spans) startAt(j int) int64 {
+	if 2*j < len(s) {
+		return s[2*j]
 	}
 	return math.MaxInt64
 }
 
 // skip returns the first span index at or after j with hi > x: a few linear
 // steps (the usual case, x moves little), then a binary search.
-func (s *spanSet) skip(x int64, j int) int {
+func (s spans) skip(x int64, j int) int {
 	for k := 0; k < 4; k++ {
-		if 2*j >= len(s.sp) || s.sp[2*j+1] > x {
+		if 2*j >= len(s) || s[2*j+1] > x {
 			return j
 		}
 		j++
 	}
 	return s.search(x, j)
+}
+
+// spanChunk is the int64 count of one chunk of a spanStore (2 MiB); a
+// region larger than a chunk gets a chunk of its own.
+const spanChunk = 1 << 18
+
+// spanSmall is the largest capacity (in spans) with a free list in an
+// array; larger ones are in a map.
+const spanSmall = 64
+
+// spanStore holds the regions of spanSets.
+type spanStore struct {
+	mem     [][]int64
+	used    int // int64 taken in the last chunk
+	free    [spanSmall + 1][]uint64
+	bigFree map[int32][]uint64
+}
+
+// view returns the spans of s.
+func (st *spanStore) view(s *spanSet) spans {
+	if s.n == 0 {
+		return nil
+	}
+	c, o := s.at>>32, uint32(s.at)
+	return spans(st.mem[c][o : o+2*uint32(s.n)])
+}
+
+// alloc returns a region of room for c spans.
+func (st *spanStore) alloc(c int32) uint64 {
+	if c <= spanSmall {
+		if l := st.free[c]; len(l) > 0 {
+			st.free[c] = l[:len(l)-1]
+			return l[len(l)-1]
+		}
+	} else if l := st.bigFree[c]; len(l) > 0 {
+		st.bigFree[c] = l[:len(l)-1]
+		return l[len(l)-1]
+	}
+	w := 2 * int(c)
+	if w > spanChunk {
+		st.mem = append(st.mem, make([]int64, w))
+		// The last chunk stays the one being filled.
+		k := len(st.mem) - 1
+		if k > 0 {
+			st.mem[k], st.mem[k-1] = st.mem[k-1], st.mem[k]
+			return uint64(k-1) << 32
+		}
+		st.used = w
+		return 0
+	}
+	if len(st.mem) == 0 || st.used+w > spanChunk {
+		st.mem = append(st.mem, make([]int64, spanChunk))
+		st.used = 0
+	}
+	at := uint64(len(st.mem)-1)<<32 | uint64(st.used)
+	st.used += w
+	return at
+}
+
+// release puts the region of s on the free list of its capacity.
+func (st *spanStore) release(s *spanSet) {
+	switch {
+	case s.cap == 0:
+	case s.cap <= spanSmall:
+		st.free[s.cap] = append(st.free[s.cap], s.at)
+	default:
+		if st.bigFree == nil {
+			st.bigFree = map[int32][]uint64{}
+		}
+		st.bigFree[s.cap] = append(st.bigFree[s.cap], s.at)
+	}
+}
+
+// grow moves s to a region with room for one more span: by one span up
+// to four, then by a quarter (most sets hold one to six spans).
+func (st *spanStore) grow(s *spanSet) {
+	c := s.n + 1
+	if s.n >= 4 {
+		c += s.n / 4
+	}
+	at := st.alloc(c)
+	old := st.view(s)
+	ac, ao := at>>32, uint32(at)
+	copy(st.mem[ac][ao:], old)
+	st.release(s)
+	s.at, s.cap = at, c
+}
+
+// insert adds [lo, hi) to s, merging spans it overlaps or touches. It
+// reports whether s already held all of [lo, hi) (and so did not change).
+func (st *spanStore) insert(s *spanSet, lo, hi int64) bool {
+	if lo >= hi {
+		return true
+	}
+	sp := st.view(s)
+	n := sp.len()
+	// i: first span with hi >= lo (touching merges); j: first span with lo > hi.
+	i := sp.search(lo-1, 0)
+	if i < n && sp.lo(i) <= lo && hi <= sp.hi(i) {
+		return true
+	}
+	j := i
+	for j < n && sp.lo(j) <= hi {
+		j++
+	}
+	if i == j {
+		if s.n == s.cap {
+			st.grow(s)
+		}
+		s.n++
+		sp = st.view(s)
+		copy(sp[2*i+2:], sp[2*i:2*n])
+		sp[2*i], sp[2*i+1] = lo, hi
+		return false
+	}
+	sp[2*i] = min(sp[2*i], lo)
+	sp[2*i+1] = max(sp[2*j-1], hi)
+	if j > i+1 {
+		copy(sp[2*i+2:], sp[2*j:])
+		s.n -= int32(j - i - 1)
+	}
+	return false
 }

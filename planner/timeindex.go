@@ -41,14 +41,15 @@ type timeIndex struct {
 	// costs two int32 per node until something is recorded there.
 	cover []int32
 	sub   []int32
-	pool  [][]spanSet // chunks of poolChunk sets: growing never copies
+	pool  [][]spanSet // chunks of poolChunk set headers: growing never copies
+	st    spanStore   // the sets' spans
 	stamp []uint32
 	clock uint32
 
-	nodes []int      // scratch: canonical nodes of one range
-	sets  []*spanSet // scratch: the sets of one query
-	cur   []int      // scratch: one cursor per query set
-	next  []int64    // scratch: start of each set's span at its cursor
+	nodes []int   // scratch: canonical nodes of one range
+	sets  []spans // scratch: the sets of one query
+	cur   []int   // scratch: one cursor per query set
+	next  []int64 // scratch: start of each set's span at its cursor
 }
 
 func newTimeIndex(bufs []Buffer) *timeIndex { return newTimeIndexOf(bufs, nil) }
@@ -165,7 +166,7 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 func (ix *timeIndex) record(lo, hi int64) {
 	ix.tick()
 	for _, c := range ix.nodes {
-		held := ix.set(&ix.cover[c]).insert(lo, hi)
+		held := ix.st.insert(ix.set(&ix.cover[c]), lo, hi)
 		n := c
 		if c >= ix.size {
 			// A leaf's subtree is the leaf: sub and cover are one set.
@@ -183,7 +184,7 @@ func (ix *timeIndex) record(lo, hi int64) {
 		// holds [lo, hi) every ancestor above it does too.
 		for ; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			if ix.set(&ix.sub[n]).insert(lo, hi) {
+			if ix.st.insert(ix.set(&ix.sub[n]), lo, hi) {
 				for m := n >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
 					ix.stamp[m] = ix.clock
 				}
@@ -194,7 +195,8 @@ func (ix *timeIndex) record(lo, hi int64) {
 }
 
 // collect fills ix.sets with the non-empty sets whose union is the memory
-// taken at some step of [start, end).
+// taken at some step of [start, end): views of the store, valid until the
+// next record.
 func (ix *timeIndex) collect(start, end int64) {
 	ix.canonical(start, end)
 	ix.tick()
@@ -202,14 +204,14 @@ func (ix *timeIndex) collect(start, end int64) {
 	for _, c := range ix.nodes {
 		ix.stamp[c] = ix.clock
 		if k := ix.sub[c]; k != 0 {
-			ix.sets = append(ix.sets, ix.at(k))
+			ix.sets = append(ix.sets, ix.st.view(ix.at(k)))
 		}
 	}
 	for _, c := range ix.nodes {
 		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
 			if k := ix.cover[n]; k != 0 {
-				ix.sets = append(ix.sets, ix.at(k))
+				ix.sets = append(ix.sets, ix.st.view(ix.at(k)))
 			}
 		}
 	}
