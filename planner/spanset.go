@@ -72,9 +72,14 @@ func (s spans) skip(x int64, j int) int {
 	return s.search(x, j)
 }
 
-// spanChunk is the int64 count of one chunk of a spanStore (2 MiB); a
-// region larger than a chunk gets a chunk of its own.
-const spanChunk = 1 << 18
+// spanChunk is the int64 count of the largest chunk of a spanStore (2
+// MiB); the first is spanFirstChunk (2 KiB, for the many small indexes
+// of a portfolio) and each next one twice the last. A region larger than
+// spanChunk gets a chunk of its own.
+const (
+	spanChunk      = 1 << 18
+	spanFirstChunk = 1 << 8
+)
 
 // spanSmall is the largest capacity (in spans) with a free list in an
 // array; larger ones are in a map.
@@ -120,8 +125,15 @@ func (st *spanStore) alloc(c int32) uint64 {
 		st.used = w
 		return 0
 	}
-	if len(st.mem) == 0 || st.used+w > spanChunk {
-		st.mem = append(st.mem, make([]int64, spanChunk))
+	if len(st.mem) == 0 || st.used+w > len(st.mem[len(st.mem)-1]) {
+		size := spanFirstChunk
+		if k := len(st.mem); k > 0 {
+			size = min(2*len(st.mem[k-1]), spanChunk)
+		}
+		for size < w {
+			size *= 2
+		}
+		st.mem = append(st.mem, make([]int64, size))
 		st.used = 0
 	}
 	at := uint64(len(st.mem)-1)<<32 | uint64(st.used)
