@@ -16,7 +16,7 @@ package main
 // Once the plan is made it also sets a soft memory limit of 250 bytes a
 // buffer (or a quarter above what is live then, if more), which keeps the
 // report's allocations down: without it the text report of the synthetic
-// million peaks near 390 MB instead of 310. Not before: while the placer
+// million peaks near 290 MB instead of 233. Not before: while the placer
 // works, inputs whose index is larger than the limit, such as the random
 // rows of internal/hostile (about 380 MB), kept the collector running
 // without pause under it (10.2 s wall with a limit from the start, 9.1 s
