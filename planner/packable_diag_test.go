@@ -1,0 +1,132 @@
+package planner
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/memplan/memplan/internal/dsagen"
+)
+
+// stripsOf labels each block of a packable tiling with its strip: the
+// strips are cut apart by the byte rows no block straddles (the first cuts
+// of the generator across bytes, over the whole time). It returns the
+// labels and the row of each cut, in units of dsagen.PackableGranule.
+func stripsOf(blocks []dsagen.Block, units int64) ([]int, []int64) {
+	straddled := make([]bool, units+1)
+	for _, b := range blocks {
+		for y := b.Offset/dsagen.PackableGranule + 1; y < (b.Offset+b.Size)/dsagen.PackableGranule; y++ {
+			straddled[y] = true
+		}
+	}
+	var cuts []int64
+	for y := range units + 1 {
+		if !straddled[y] {
+			cuts = append(cuts, y)
+		}
+	}
+	labels := make([]int, len(blocks))
+	for i, b := range blocks {
+		k, _ := slices.BinarySearch(cuts, b.Offset/dsagen.PackableGranule+1)
+		labels[i] = k - 1
+	}
+	return labels, cuts
+}
+
+// segmentsOf returns the steps at which strip s has a cut in time (no
+// block of s live across it), from its first step to its last.
+func segmentsOf(blocks []dsagen.Block, labels []int, s int) []int64 {
+	across := map[int64]bool{}
+	var times []int64
+	for i, b := range blocks {
+		if labels[i] != s {
+			continue
+		}
+		for t := b.Start + 1; t < b.End; t++ {
+			across[t] = true
+		}
+		times = append(times, b.Start, b.End)
+	}
+	slices.Sort(times)
+	times = slices.Compact(times)
+	return slices.DeleteFunc(times, func(t int64) bool { return across[t] })
+}
+
+// TestPackableP5000Segments pins down why p5000 stays above LB
+// (docs/BENCHMARKS.md, issue 18): of its five strips, two are dense where
+// they are cut in time (the bottom one's last segment and the top one's
+// three), and with those four segments taken as one block each, the cuts
+// place the rest at LB with no piece left. Without that (the search's
+// own view) the band search finds no band among the 4,916 buffers left
+// after the first strip.
+//
+//	go test ./planner -run TestPackableP5000Segments -v
+func TestPackableP5000Segments(t *testing.T) {
+	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	committed := loadDSA(t, filepath.Join("testdata", "packable", "p5000.csv"))
+	require.Len(t, committed, len(blocks))
+	for i, b := range blocks {
+		c := committed[i]
+		require.Equalf(t, [3]int64{b.Start, b.End, b.Size}, [3]int64{c.Start, c.End, c.Size}, "row %d differs from the committed p5000", i)
+	}
+	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
+	counts := make([]int, len(cuts)-1)
+	for _, l := range labels {
+		counts[l]++
+	}
+	t.Logf("strips (bottom up): rows %v, buffers %v", cuts, counts)
+	assert.Equal(t, []int{2176, 163, 84, 508, 2069}, counts)
+
+	// Segments of 500 buffers or more: one block each.
+	type seg struct {
+		strip    int
+		from, to int64
+	}
+	var dense []seg
+	for s := range counts {
+		ts := segmentsOf(blocks, labels, s)
+		for k := 0; k+1 < len(ts); k++ {
+			n := 0
+			for i, b := range blocks {
+				if labels[i] == s && b.Start >= ts[k] && b.End <= ts[k+1] {
+					n++
+				}
+			}
+			if n >= 500 {
+				dense = append(dense, seg{s, ts[k], ts[k+1]})
+				t.Logf("strip %d: segment [%d, %d) holds %d of its %d buffers", s, ts[k], ts[k+1], n, counts[s])
+			}
+		}
+	}
+	require.Len(t, dense, 4)
+	var bufs []Buffer
+	merged := make([]bool, len(dense))
+	for i, b := range blocks {
+		if counts[labels[i]] == 84 {
+			continue // the strip the band search finds first
+		}
+		k := slices.IndexFunc(dense, func(d seg) bool { return d.strip == labels[i] && b.Start >= d.from && b.End <= d.to })
+		switch {
+		case k < 0:
+			bufs = append(bufs, Buffer{Start: b.Start, End: b.End, Size: b.Size})
+		case !merged[k]:
+			merged[k] = true
+			d := dense[k]
+			bufs = append(bufs, Buffer{Start: d.from, End: d.to, Size: (cuts[d.strip+1] - cuts[d.strip]) * dsagen.PackableGranule})
+		}
+	}
+	for i := range bufs {
+		bufs[i].ID = int64(i)
+	}
+	lb := LowerBound(bufs)
+	require.True(t, isPerfect(bufs, lb))
+	off, nodes, missed := guillotinePlace(context.Background(), bufs, lb, noFallback(t))
+	t.Logf("with the dense segments as blocks: %d buffers, placed at LB by cuts in %d nodes", len(bufs), nodes)
+	assert.Zero(t, missed)
+	require.NoError(t, VerifyPlacement(bufs, off))
+	assert.Equal(t, lb, ArenaSize(bufs, off))
+}
