@@ -175,12 +175,7 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 	if len(rest) < len(set) {
 		return height + g.cut(rest, base+height, c-height)
 	}
-	sub := make([]Buffer, len(set))
-	for k, i := range set {
-		sub[k] = bufs[i]
-		sub[k].ID = int64(k)
-	}
-	mm := g.search(set, sub, c)
+	mm := g.search(set, c)
 	if mm.tiled != nil {
 		for k, i := range set {
 			g.off[i] = base + mm.tiled[k]
@@ -202,6 +197,7 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 		return h + g.cut(rest, base+h, c-mm.bandH)
 	}
 	g.missed++
+	sub := g.sub(set)
 	off := g.fallback(sub)
 	for k, i := range set {
 		g.off[i] = base + off[k]
@@ -213,14 +209,14 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 // on a piece without a cut in time, or takes what an earlier run of the
 // same order found (g.memo); an entry is kept only where no search was
 // cut short by ctx.
-func (g *guilSearch) search(set []int, sub []Buffer, c int64) guilMemo {
+func (g *guilSearch) search(set []int, c int64) guilMemo {
 	key := memoKey(set)
 	if m, ok := g.memo[key]; ok && slices.Equal(m.set, set) {
 		return m
 	}
 	m := guilMemo{set: slices.Clone(set)}
 	if len(set) <= guilTileMax && !g.abort {
-		ts := newPerfectSearch(g.ctx, sub, c, guilTileNodes*int64(len(set)))
+		ts := newPerfectSearch(g.ctx, g.sub(set), c, guilTileNodes*int64(len(set)))
 		off, nodes := ts.run()
 		g.nodes += nodes
 		if off != nil {
@@ -240,6 +236,17 @@ func (g *guilSearch) search(set []int, sub []Buffer, c int64) guilMemo {
 		g.keep(key, m)
 	}
 	return m
+}
+
+// sub returns the buffers of set as an instance of their own (IDs are
+// positions in set).
+func (g *guilSearch) sub(set []int) []Buffer {
+	sub := make([]Buffer, len(set))
+	for k, i := range set {
+		sub[k] = g.bufs[i]
+		sub[k].ID = int64(k)
+	}
+	return sub
 }
 
 // keep records m under key when the run has a memo.
