@@ -102,6 +102,9 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 func (ix *timeIndex) fit(b *Buffer, policy fitPolicy) int64 {
 	a := alignOf(b)
 	ix.collect(b.Start, b.End)
+	if policy == firstFit && b.Size > 0 {
+		return ix.firstFree(b.Size, a)
+	}
 	best, bestGap := int64(-1), int64(math.MaxInt64)
 	ix.gaps(0, func(lo, hi int64) bool {
 		off := alignUp(lo, a)

@@ -267,3 +267,37 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 		x = end
 	}
 }
+
+// firstFree returns the lowest offset, a multiple of a, at which size > 0
+// bytes meet no span of the sets that collect found: first-fit's answer,
+// the start of the first gap of gaps that holds the buffer, without
+// listing the gaps before it. The sets take turns (a leapfrog): each
+// moves its cursor to its first span ending above x, and a span that
+// starts below x+size moves x past it; x is free once every set in a row
+// has left it where it was. Each step moves a cursor or x forward, so a
+// query costs the spans passed plus one look per set, where listing gaps
+// costs a look at every set per gap (many on a fragmented arena).
+//
+// Example: sets {[0, 4), [10, 12)} and {[6, 8)}, size 3: x=0 meets [0, 4)
+// and moves to 4; the second set's [6, 8) starts below 7: x moves to 8;
+// the first set's [10, 12) starts below 11: x moves to 12, which both
+// sets then leave: 12.
+func (ix *timeIndex) firstFree(size, a int64) int64 {
+	x := alignUp(0, a)
+	n := len(ix.sets)
+	for i, held := 0, 0; held < n; {
+		s := ix.sets[i]
+		j := s.skip(x, ix.cur[i])
+		ix.cur[i] = j
+		if j < s.len() && s.lo(j) < satAdd(x, size) {
+			x = alignUp(s.hi(j), a)
+			held = 0
+			continue
+		}
+		held++
+		if i++; i == n {
+			i = 0
+		}
+	}
+	return x
+}
