@@ -85,10 +85,13 @@ const (
 // array; larger ones are in a map.
 const spanSmall = 64
 
-// spanStore holds the regions of spanSets.
+// spanStore holds the regions of spanSets. Chunks never move once made
+// (a region's address names its chunk), so a region larger than
+// spanChunk gets a chunk of its own, beside the one being filled.
 type spanStore struct {
 	mem     [][]int64
-	used    int // int64 taken in the last chunk
+	fill    int // 1 + the chunk being filled; 0 before the first
+	used    int // int64 taken in it
 	free    [spanSmall + 1][]uint64
 	bigFree map[int32][]uint64
 }
@@ -116,27 +119,20 @@ func (st *spanStore) alloc(c int32) uint64 {
 	w := 2 * int(c)
 	if w > spanChunk {
 		st.mem = append(st.mem, make([]int64, w))
-		// The last chunk stays the one being filled.
-		k := len(st.mem) - 1
-		if k > 0 {
-			st.mem[k], st.mem[k-1] = st.mem[k-1], st.mem[k]
-			return uint64(k-1) << 32
-		}
-		st.used = w
-		return 0
+		return uint64(len(st.mem)-1) << 32
 	}
-	if len(st.mem) == 0 || st.used+w > len(st.mem[len(st.mem)-1]) {
+	if st.fill == 0 || st.used+w > len(st.mem[st.fill-1]) {
 		size := spanFirstChunk
-		if k := len(st.mem); k > 0 {
-			size = min(2*len(st.mem[k-1]), spanChunk)
+		if st.fill > 0 {
+			size = min(2*len(st.mem[st.fill-1]), spanChunk)
 		}
 		for size < w {
 			size *= 2
 		}
 		st.mem = append(st.mem, make([]int64, size))
-		st.used = 0
+		st.fill, st.used = len(st.mem), 0
 	}
-	at := uint64(len(st.mem)-1)<<32 | uint64(st.used)
+	at := uint64(st.fill-1)<<32 | uint64(st.used)
 	st.used += w
 	return at
 }
@@ -162,8 +158,8 @@ func (st *spanStore) grow(s *spanSet) {
 	if s.n >= 4 {
 		c += s.n / 4
 	}
-	at := st.alloc(c)
 	old := st.view(s)
+	at := st.alloc(c)
 	ac, ao := at>>32, uint32(at)
 	copy(st.mem[ac][ao:], old)
 	st.release(s)

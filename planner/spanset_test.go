@@ -53,21 +53,48 @@ func TestSpanStoreMatchesUnion(t *testing.T) {
 }
 
 // TestSpanStoreLargeRegion: a set with more spans than a chunk holds gets
-// a chunk of its own, and the sets around it keep their spans.
+// a chunk of its own, and every set keeps its spans: the small ones made
+// before it (one in the chunk being filled) and the large one itself
+// through all its moves.
 func TestSpanStoreLargeRegion(t *testing.T) {
 	var st spanStore
-	var small, big spanSet
-	st.insert(&small, 0, 1)
+	var first, filling, big spanSet
+	st.insert(&first, 0, 1)
+	for i := range 200 { // past the first chunk: filling is in a later one
+		st.insert(&filling, int64(3*i), int64(3*i+1))
+	}
 	n := spanChunk/2 + 10 // spans: more int64 than one chunk
 	for i := range n {
 		st.insert(&big, int64(3*i), int64(3*i+1))
 	}
-	st.insert(&small, 5, 6)
-	require.Equal(t, n, st.view(&big).len())
-	assert.Equal(t, []int64{0, 1, 5, 6}, []int64(st.view(&small)))
-	sp := st.view(&big)
-	assert.Equal(t, int64(3*(n-1)), sp.lo(n-1))
-	assert.Equal(t, 2, st.view(&small).len())
+	st.insert(&first, 5, 6)
+	st.insert(&filling, 1000, 1001)
+	assert.Equal(t, []int64{0, 1, 5, 6}, []int64(st.view(&first)))
+	sp := st.view(&filling)
+	require.Equal(t, 201, sp.len())
+	for i := range 200 {
+		require.Equalf(t, [2]int64{int64(3 * i), int64(3*i + 1)}, [2]int64{sp.lo(i), sp.hi(i)}, "filling span %d", i)
+	}
+	sp = st.view(&big)
+	require.Equal(t, n, sp.len())
+	for i := range n {
+		require.Equalf(t, [2]int64{int64(3 * i), int64(3*i + 1)}, [2]int64{sp.lo(i), sp.hi(i)}, "big span %d", i)
+	}
+}
+
+// TestSpanStoreLargeFirst: when the first region a store makes is larger
+// than a chunk, the small regions after it go to a chunk of their own.
+func TestSpanStoreLargeFirst(t *testing.T) {
+	var st spanStore
+	var big, small spanSet
+	st.alloc(int32(spanChunk)) // a region of its own: st.mem[0]
+	big.at, big.cap = 0, int32(spanChunk)
+	for i := range 3 {
+		st.insert(&big, int64(3*i), int64(3*i+1))
+	}
+	st.insert(&small, 100, 101)
+	assert.Equal(t, []int64{0, 1, 3, 4, 6, 7}, []int64(st.view(&big)))
+	assert.Equal(t, []int64{100, 101}, []int64(st.view(&small)))
 }
 
 // TestSpanStoreCatchesCorruption: the model comparison above fails when a
