@@ -14,7 +14,7 @@ import "math"
 // placement keeps several million short sets; with a slice each (commit
 // e1ec2a2) they were as many allocations, made again each time a set
 // grew, and the collector walked every one of them at each cycle. The
-// store allocates chunks of spanChunk int64 and reuses the region a set
+// store allocates chunks (2 KiB, doubling to 2 MiB) and reuses the region a set
 // grows out of (free lists by capacity), and neither the headers nor the
 // chunks hold a pointer the collector has to follow.
 //
