@@ -14,9 +14,9 @@ import "math"
 // placement keeps several million short sets; with a slice each (commit
 // e1ec2a2) they were as many allocations, made again each time a set
 // grew, and the collector walked every one of them at each cycle. The
-// store allocates chunks (2 KiB, doubling to 2 MiB) and reuses the region a set
-// grows out of (free lists by capacity), and neither the headers nor the
-// chunks hold a pointer the collector has to follow.
+// store allocates chunks (2 KiB, doubling up to 2 MiB) and reuses the
+// region a set grows out of (free lists by capacity), and neither the
+// headers nor the chunks hold a pointer the collector has to follow.
 //
 // Why not gods: a gods red-black tree (lo -> hi, spans named by tree node,
 // commit 4662661 on main) made every placement 1.6 to 4.6 times slower:
