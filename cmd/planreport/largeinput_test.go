@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
@@ -13,18 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// writeRows writes a DSA CSV of n short, small buffers.
-func writeRows(t *testing.T, n int) string {
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("rows_%d.csv", n))
-	f, err := os.Create(path)
-	require.NoError(t, err)
-	w := bufio.NewWriter(f)
-	fmt.Fprintln(w, "id,lower,upper,size")
-	for i := range n {
-		fmt.Fprintf(w, "%d,%d,%d,%d\n", i, i/2, i/2+1+i%7, 64+i%5*64)
-	}
-	require.NoError(t, w.Flush())
-	require.NoError(t, f.Close())
+// genSynthetic writes the synthetic ladder's instance of n buffers (planreport
+// gen) and returns its path.
+func genSynthetic(t *testing.T, n int) string {
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("synthetic_%d.csv", n))
+	_, stderr, code := runCLI(t, "gen", "-kind", "synthetic", "-n", fmt.Sprint(n), "-o", path)
+	require.Zerof(t, code, "%s", stderr)
 	return path
 }
 
@@ -43,14 +35,14 @@ func TestLargeInputCollector(t *testing.T) {
 	t.Cleanup(func() { collectorSettings() })
 	out := filepath.Join(t.TempDir(), "out.csv")
 
-	_, stderr, code := runCLI(t, "-format", "csv", "-o", out, writeRows(t, largeInputBuffers))
+	_, stderr, code := runCLI(t, "-format", "csv", "-o", out, genSynthetic(t, largeInputBuffers))
 	require.Zerof(t, code, "%s", stderr)
 	gc, limit := collectorSettings()
 	assert.Equal(t, 100, gc, "GOGC at the threshold")
 	assert.Equal(t, int64(math.MaxInt64), limit, "memory limit at the threshold")
 
 	n := largeInputBuffers + 1
-	_, stderr, code = runCLI(t, "-format", "csv", "-o", out, writeRows(t, n))
+	_, stderr, code = runCLI(t, "-format", "csv", "-o", out, genSynthetic(t, n))
 	require.Zerof(t, code, "%s", stderr)
 	gc, limit = collectorSettings()
 	assert.Equal(t, largeInputGCPercent, gc, "GOGC above the threshold")
