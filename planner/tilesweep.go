@@ -74,6 +74,9 @@ type tileSweep struct {
 	jump    int     // a boundary being jumped back to, or -1
 	startAt []int32 // the boundary each buffer starts at
 	deep    int     // the furthest boundary reached
+	mode    tileMode
+	// onward goes on past a grouping (run; tests put a probe here).
+	onward func(i int, t *pqTree) bool
 }
 
 // tileGroup is a set of enders and starters of equal total at a boundary.
@@ -84,12 +87,37 @@ type tileGroup struct {
 // tileSweepPlace places bufs (perfect, live total lb at every step) at lb
 // by the sweep, within limit nodes; nil when it found no tiling.
 func tileSweepPlace(ctx context.Context, bufs []Buffer, limit int64) ([]int64, int64) {
-	s := newTileSweep(ctx, bufs, limit)
-	if !s.run(0, newPQTree()) {
-		return nil, s.nodes
+	var nodes int64
+	for _, m := range []tileMode{tileEvidence, tileStrong, tileComplete} {
+		s := newTileSweep(ctx, bufs, limit/3)
+		s.mode = m
+		ok := s.run(0, newPQTree())
+		nodes += s.nodes
+		if ok {
+			return s.offsets(), nodes
+		}
+		if ctx.Err() != nil {
+			break
+		}
 	}
-	return s.offsets(), s.nodes
+	return nil, nodes
 }
+
+// tileMode is an order of groupings to try at a boundary of several
+// blocks; each run of tileSweepPlace takes a third of the nodes.
+type tileMode uint8
+
+const (
+	// tileEvidence: the finest grouping first if it is the only one,
+	// else one hole first (evidence); then strong groups (strong).
+	tileEvidence tileMode = iota
+	// tileStrong: strong groups only.
+	tileStrong
+	// tileComplete: strong groups, then every partition of the blocks
+	// (finest first, one hole early) and every way to share the
+	// starters out: complete but for the backjumping.
+	tileComplete
+)
 
 func newTileSweep(ctx context.Context, bufs []Buffer, limit int64) *tileSweep {
 	s := &tileSweep{ctx: ctx, bufs: bufs, limit: limit, mark: make([]int32, len(bufs)), jump: -1, startAt: make([]int32, len(bufs))}
@@ -108,6 +136,7 @@ func newTileSweep(ctx context.Context, bufs []Buffer, limit int64) *tileSweep {
 		s.starts[k] = append(s.starts[k], int32(i))
 		s.startAt[i] = int32(k)
 	}
+	s.onward = s.run
 	s.snap = make([]*pqTree, len(s.bounds))
 	s.groups = make([][]tileGroup, len(s.bounds))
 	return s
@@ -194,6 +223,22 @@ func (s *tileSweep) group(i int, t *pqTree) bool {
 		x, y := s.bufs[a], s.bufs[b]
 		return cmp.Or(cmp.Compare(y.Size, x.Size), cmp.Compare(x.End, y.End), cmp.Compare(a, b))
 	})
+	if len(blocks) > 1 {
+		if s.mode == tileEvidence {
+			if s.evidence(i, t, blocks, st) {
+				return true
+			}
+			if s.abort || s.jump >= 0 {
+				return false
+			}
+		}
+		if s.strong(i, t, blocks, st) {
+			return true
+		}
+		if s.abort || s.jump >= 0 || s.mode != tileComplete {
+			return false
+		}
+	}
 	var reach map[int64]bool // the totals of sets of starters
 	if len(blocks) > 1 {
 		reach = map[int64]bool{0: true}
@@ -305,7 +350,7 @@ func (s *tileSweep) share(i int, t *pqTree, blocks [][]int32, part []int, groups
 				m.setToken(int32(j), m.pnode(kids))
 			}
 			s.groups[i] = slices.Clone(grp)
-			ok := s.run(i+1, m)
+			ok := s.onward(i+1, m)
 			if s.jump == i {
 				s.jump = -1 // the jump ends here: try the next grouping
 			}
@@ -532,5 +577,280 @@ func (s *tileSweep) undo(t *pqTree, i int, pos []int32) []int32 {
 		}
 	}
 	expand(t.root)
+	return out
+}
+
+// strong tries the groupings made of strong groups, whose sizes are
+// unlikely to match by chance (blocks and one starter; one block and two
+// starters), with every block outside them in one hole with the starters
+// left: many small starters balance many sets of blocks by chance, and
+// a grouping built on such a coincidence fails only much later, where
+// one hole for all of them fails nothing. Blocks are decided in order
+// (largest first): into a strong group with later blocks, or left for
+// the hole; each strong group is tried before leaving the block.
+func (s *tileSweep) strong(i int, t *pqTree, blocks [][]int32, st []int32) bool {
+	size := func(bs []int32) int64 {
+		var h int64
+		for _, b := range bs {
+			h += s.bufs[b].Size
+		}
+		return h
+	}
+	tot := make([]int64, len(blocks))
+	for k, b := range blocks {
+		tot[k] = size(b)
+	}
+	usedB := make([]bool, len(blocks))
+	usedS := make([]bool, len(st))
+	var groups []tileGroup
+	same := func(j int) bool { // the starter before j is the same, and unused
+		return j > 0 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size && s.bufs[st[j-1]].End == s.bufs[st[j]].End
+	}
+	var decide func(k int) bool
+	finish := func() bool {
+		if !s.tick() {
+			return false
+		}
+		var rest tileGroup
+		for k, b := range blocks {
+			if !usedB[k] {
+				rest.ends = append(rest.ends, b...)
+			}
+		}
+		for j, b := range st {
+			if !usedS[j] {
+				rest.starts = append(rest.starts, b)
+			}
+		}
+		all := slices.Clone(groups)
+		if len(rest.ends) > 0 {
+			all = append(all, rest)
+		}
+		n := t.clone()
+		for _, g := range all {
+			if !s.apply(n, g, starterNode) {
+				return false
+			}
+		}
+		s.groups[i] = all
+		ok := s.onward(i+1, n)
+		if s.jump == i {
+			s.jump = -1
+		}
+		return ok
+	}
+	// join adds blocks after position k to the group until it reaches
+	// want (the one starter's size), fewest blocks first by recursion
+	// order: the group so far is cur.
+	var join func(k, from int, want int64, cur tileGroup) bool
+	join = func(k, from int, want int64, cur tileGroup) bool {
+		if want == 0 {
+			groups = append(groups, cur)
+			ok := decide(k + 1)
+			groups = groups[:len(groups)-1]
+			return ok
+		}
+		for m := from; m < len(blocks); m++ {
+			if usedB[m] || tot[m] > want {
+				continue
+			}
+			usedB[m] = true
+			next := cur
+			next.ends = append(slices.Clone(cur.ends), blocks[m]...)
+			ok := join(k, m+1, want-tot[m], next)
+			usedB[m] = false
+			if ok || s.abort || s.jump >= 0 {
+				return ok
+			}
+		}
+		return false
+	}
+	decide = func(k int) bool {
+		if s.abort || s.jump >= 0 {
+			return false
+		}
+		for k < len(blocks) && usedB[k] {
+			k++
+		}
+		if k == len(blocks) {
+			return finish()
+		}
+		usedB[k] = true
+		// blocks from k on and one starter
+		for j := range st {
+			b := s.bufs[st[j]]
+			if usedS[j] || b.Size < tot[k] || same(j) {
+				continue
+			}
+			usedS[j] = true
+			ok := join(k, k+1, b.Size-tot[k], tileGroup{ends: slices.Clone(blocks[k]), starts: []int32{st[j]}})
+			usedS[j] = false
+			if ok || s.abort || s.jump >= 0 {
+				usedB[k] = false
+				return ok
+			}
+		}
+		// block k and two starters
+		for j := range st {
+			if usedS[j] || s.bufs[st[j]].Size >= tot[k] || same(j) {
+				continue
+			}
+			usedS[j] = true
+			for j2 := j + 1; j2 < len(st); j2++ {
+				if usedS[j2] || s.bufs[st[j]].Size+s.bufs[st[j2]].Size != tot[k] || same(j2) {
+					continue
+				}
+				usedS[j2] = true
+				groups = append(groups, tileGroup{ends: slices.Clone(blocks[k]), starts: []int32{st[j], st[j2]}})
+				ok := decide(k + 1)
+				groups = groups[:len(groups)-1]
+				usedS[j2] = false
+				if ok || s.abort || s.jump >= 0 {
+					usedS[j] = false
+					usedB[k] = false
+					return ok
+				}
+			}
+			usedS[j] = false
+		}
+		usedB[k] = false
+		// block k left for the hole: only if a hole is left at all
+		return decide(k + 1)
+	}
+	return decide(0)
+}
+
+// starterNode is apply's fill for a search: a P-node of the starters.
+func starterNode(n *pqTree, starts []int32) int32 {
+	kids := make([]int32, len(starts))
+	for k, b := range starts {
+		kids[k] = n.leaf(b)
+	}
+	return n.pnode(kids)
+}
+
+// tryGroups applies groups to a copy of t and goes on past boundary i.
+func (s *tileSweep) tryGroups(i int, t *pqTree, groups []tileGroup) bool {
+	if !s.tick() {
+		return false
+	}
+	n := t.clone()
+	for _, g := range groups {
+		if !s.apply(n, g, starterNode) {
+			return false
+		}
+	}
+	s.groups[i] = groups
+	ok := s.onward(i+1, n)
+	if s.jump == i {
+		s.jump = -1
+	}
+	return ok
+}
+
+// evidence weighs the finest groupings (every group balanced, none
+// splits into two balanced ones): when there is one, sizes this
+// particular are evidence of the tiling, and it goes first; when there
+// are several, many small buffers balance by chance, and one hole for
+// everything goes first.
+func (s *tileSweep) evidence(i int, t *pqTree, blocks [][]int32, st []int32) bool {
+	parts := s.finest(blocks, st, 2, s.nodes+tileShareWork*int64(len(st)+len(blocks)))
+	merged := []tileGroup{{starts: st}}
+	for _, b := range blocks {
+		merged[0].ends = append(merged[0].ends, b...)
+	}
+	var order [][]tileGroup
+	if len(parts) == 1 {
+		order = append(order, parts[0], merged)
+	} else {
+		order = append(order, merged)
+		order = append(order, parts...)
+	}
+	for _, groups := range order {
+		if s.tryGroups(i, t, groups) {
+			return true
+		}
+		if s.abort || s.jump >= 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// finest returns up to max finest groupings of blocks and starters,
+// within the given node count.
+func (s *tileSweep) finest(blocks [][]int32, st []int32, max int, work int64) [][]tileGroup {
+	tot := make([]int64, len(blocks))
+	for k, b := range blocks {
+		for _, x := range b {
+			tot[k] += s.bufs[x].Size
+		}
+	}
+	usedB := make([]bool, len(blocks))
+	usedS := make([]bool, len(st))
+	var out [][]tileGroup
+	var groups []tileGroup
+	var next func() bool
+	var build func(cur tileGroup, diff int64, lastB, lastS int) bool
+	done := func() bool { return len(out) >= max || s.nodes > work || s.abort }
+	next = func() bool {
+		k := slices.Index(usedB, false)
+		if k < 0 {
+			if !slices.Contains(usedS, false) {
+				out = append(out, slices.Clone(groups))
+			}
+			return done()
+		}
+		usedB[k] = true
+		stop := build(tileGroup{ends: slices.Clone(blocks[k])}, tot[k], k, -1)
+		usedB[k] = false
+		return stop
+	}
+	build = func(cur tileGroup, diff int64, lastB, lastS int) bool {
+		s.nodes++
+		if done() {
+			return true
+		}
+		if diff == 0 {
+			groups = append(groups, cur)
+			stop := next()
+			groups = groups[:len(groups)-1]
+			return stop
+		}
+		if diff > 0 {
+			for j := lastS + 1; j < len(st); j++ {
+				if usedS[j] {
+					continue
+				}
+				if j > lastS+1 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size && s.bufs[st[j-1]].End == s.bufs[st[j]].End {
+					continue
+				}
+				usedS[j] = true
+				next := cur
+				next.starts = append(slices.Clone(cur.starts), st[j])
+				stop := build(next, diff-s.bufs[st[j]].Size, lastB, j)
+				usedS[j] = false
+				if stop {
+					return true
+				}
+			}
+			return false
+		}
+		for m := lastB + 1; m < len(blocks); m++ {
+			if usedB[m] {
+				continue
+			}
+			usedB[m] = true
+			next := cur
+			next.ends = append(slices.Clone(cur.ends), blocks[m]...)
+			stop := build(next, diff+tot[m], m, lastS)
+			usedB[m] = false
+			if stop {
+				return true
+			}
+		}
+		return false
+	}
+	next()
 	return out
 }
