@@ -45,7 +45,9 @@
 // search), then gets a tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
-// each lifespan's buffers merged). Otherwise, or when that stalls, it
+// each lifespan's buffers merged; tilesweep.go holds a sweep over
+// groupings of each step boundary's buffers, kept on a PQ-tree, not run
+// by the search yet). Otherwise, or when that stalls, it
 // starts from the portfolio's placement and asks an exact
 // search over canonical placements (each buffer resting on the floor or on
 // a buffer live at the same time; floors, dominance and time decomposition

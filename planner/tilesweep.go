@@ -2,11 +2,12 @@ package planner
 
 // The tiling sweep: a search for a placement at LB of a perfect instance
 // (isPerfect) that decides groups, not offsets. It is not yet one of the
-// search's steps: on the packable instances it places p500 at LB but
-// stalls on the larger ones (docs/BENCHMARKS.md, issue 18), where the
-// guillotine cuts already do better. Its model is the finding: following
-// the generator's own tiling, it never fails on any of them
-// (TestTileSweepFollowsTiling), so what is left is the choice of groups.
+// search's steps: on the packable instances it places p250, p500 and p1000
+// at LB but stalls on p2000 and p5000 (docs/BENCHMARKS.md, issue 18),
+// where the guillotine cuts already do as well or better. Its model is
+// the finding: following the generator's own tiling, it never fails on any
+// of them (TestTileSweepFollowsTiling), so what is left is the choice of
+// groups.
 //
 // At an arena of LB no byte is ever empty, so at each step boundary the
 // bytes freed by the buffers that end there are exactly the bytes taken by
@@ -21,15 +22,16 @@ package planner
 // whose enders cannot stand adjacent.
 //
 // The enders of a boundary fall into blocks that every order keeps
-// adjacent (pqTree.blocks); a grouping need only join whole blocks. The
-// sweep tries, in order: every block a group of its own with the first
-// way found to share the starters out at the blocks' totals; all blocks
-// one group (one hole, the starters in any order); the other ways to
-// share; the other partitions of the blocks, finer first. A boundary with
-// no grouping left sends the search back to the latest boundary where one
-// of its enders started (the groupings in between concern other buffers;
-// this backjumping gives up completeness, which the node limit gives up
-// anyway).
+// adjacent (pqTree.blocks); a grouping need only join whole blocks. A
+// boundary of one block has one grouping. For several, tileSweepPlace
+// runs three orders in turn (tileMode), each under a third of the nodes:
+// evidence (the finest grouping first when it is the only one, else one
+// hole for all), strong groups (a block and a starter of its size, blocks
+// and one starter, a block and two starters, the rest in one hole), and a
+// complete order. A boundary with no grouping left sends the search back
+// to the latest boundary where one of its enders started (the groupings
+// in between concern other buffers; this backjumping gives up
+// completeness, which the node limit gives up anyway).
 //
 // When the last boundary is passed, a backward pass turns the trees into
 // offsets: the order at the last step is any frontier of the last tree;

@@ -165,9 +165,10 @@ func overlapGroups(blocks []dsagen.Block, ends, starts []int32) []tileGroup {
 	return out
 }
 
-// BenchmarkTileSweepPackable runs tileSweepPlace (three orders, 3
-// million nodes) on each packable instance and reports "lb" (1 if it
-// placed it at LB) and the nodes it visited:
+// BenchmarkTileSweepPackable runs the sweep as tileSweepPlace does (three
+// orders, a million nodes each) on each packable instance and reports
+// "lb" (1 if it placed it at LB), the nodes it visited and "reached",
+// the largest share of step boundaries an order got past:
 //
 //	go test ./planner -run '^$' -bench BenchmarkTileSweepPackable -benchtime 1x
 func BenchmarkTileSweepPackable(b *testing.B) {
@@ -175,16 +176,25 @@ func BenchmarkTileSweepPackable(b *testing.B) {
 		bufs := loadDSA(b, filepath.Join("testdata", "packable", fmt.Sprintf("p%d.csv", n)))
 		b.Run(fmt.Sprintf("p%d", n), func(b *testing.B) {
 			for b.Loop() {
-				off, nodes := tileSweepPlace(context.Background(), bufs, 3_000_000)
-				lb := 0.0
-				if off != nil {
-					require.NoError(b, VerifyPlacement(bufs, off))
-					if ArenaSize(bufs, off) == packableCapacity {
-						lb = 1
+				lb, nodes, reached := 0.0, int64(0), 0.0
+				for _, m := range []tileMode{tileEvidence, tileStrong, tileComplete} {
+					s := newTileSweep(context.Background(), bufs, 1_000_000)
+					s.mode = m
+					ok := s.run(0, newPQTree())
+					nodes += s.nodes
+					reached = max(reached, float64(s.deep)/float64(len(s.bounds)-1))
+					if ok {
+						off := s.offsets()
+						require.NoError(b, VerifyPlacement(bufs, off))
+						if ArenaSize(bufs, off) == packableCapacity {
+							lb = 1
+						}
+						break
 					}
 				}
 				b.ReportMetric(lb, "lb")
 				b.ReportMetric(float64(nodes), "nodes")
+				b.ReportMetric(reached, "reached")
 			}
 		})
 	}
