@@ -481,3 +481,43 @@ func (t *pqTree) setToken(g, y int32) {
 		}
 	}
 }
+
+// parents returns each node's parent (-1 for the root and for nodes not
+// in the tree) and the leaf of each buffer in the tree.
+func (t *pqTree) parents() ([]int32, map[int32]int32) {
+	p := make([]int32, len(t.n))
+	for k := range p {
+		p[k] = -1
+	}
+	leaf := map[int32]int32{}
+	var walk func(x int32)
+	walk = func(x int32) {
+		if t.n[x].kind == pqLeaf {
+			leaf[t.n[x].buf] = x
+		}
+		for _, c := range t.n[x].kids {
+			p[c] = x
+			walk(c)
+		}
+	}
+	if t.root >= 0 {
+		walk(t.root)
+	}
+	return p, leaf
+}
+
+// relabel swaps the buffers of the leaves of x and y (call it on a clone:
+// nodes outside the tree may hold them too).
+func (t *pqTree) relabel(x, y int32) {
+	for k := range t.n {
+		if t.n[k].kind != pqLeaf {
+			continue
+		}
+		switch t.n[k].buf {
+		case x:
+			t.n[k].buf = y
+		case y:
+			t.n[k].buf = x
+		}
+	}
+}

@@ -25,13 +25,22 @@ package planner
 // adjacent (pqTree.blocks); a grouping need only join whole blocks. A
 // boundary of one block has one grouping. For several, tileSweepPlace
 // runs three orders in turn (tileMode), each under a third of the nodes:
-// evidence (the finest grouping first when it is the only one, else one
-// hole for all), strong groups (a block and a starter of its size, blocks
-// and one starter, a block and two starters, the rest in one hole), and a
-// complete order. A boundary with no grouping left sends the search back
-// to the latest boundary where one of its enders started (the groupings
-// in between concern other buffers; this backjumping gives up
-// completeness, which the node limit gives up anyway).
+// evidence (the finest groupings found, those of the most groups, and of
+// those the ones whose groups mix the fewest parents in the tree: if one
+// is left it goes first, else one hole for all), strong groups (a block
+// and a starter of its size, blocks and one starter, a block and two
+// starters, the rest in one hole), and a complete order. A boundary with
+// no grouping left sends the search back to the latest boundary where
+// one of its enders started (the groupings in between concern other
+// buffers; this backjumping gives up completeness, which the node limit
+// gives up anyway).
+//
+// Starters of one size that start together are interchangeable until
+// one of them ends, so the groupings tell them apart by size alone, and
+// which leaf is the one that ends is chosen where it ends: before a
+// boundary the sweep may swap the labels of an ender and a live buffer
+// of its start and size (relabelings; the swap that leaves the enders in
+// the fewest blocks first), and the backward pass maps the labels back.
 //
 // When the last boundary is passed, a backward pass turns the trees into
 // offsets: the order at the last step is any frontier of the last tree;
@@ -55,8 +64,13 @@ import (
 )
 
 // tileShareWork bounds the search for one partition's shares, in nodes
-// per starter of the boundary.
-const tileShareWork = 200
+// per starter of the boundary; tileSwapMax the label swaps tried at one
+// boundary (relabelings).
+const (
+	tileShareWork = 200
+	tileSwapMax   = 32
+	tileFinestMax = 8 // groupings evidence weighs
+)
 
 // tileSweep is one run of the sweep over a perfect instance.
 type tileSweep struct {
@@ -77,6 +91,8 @@ type tileSweep struct {
 	startAt []int32 // the boundary each buffer starts at
 	deep    int     // the furthest boundary reached
 	mode    tileMode
+	swaps   [][][2]int32 // labels swapped before each boundary
+	class   [][]int32    // the buffers of each one's start and size
 	// onward goes on past a grouping (run; tests put a probe here).
 	onward func(i int, t *pqTree) bool
 }
@@ -140,6 +156,16 @@ func newTileSweep(ctx context.Context, bufs []Buffer, limit int64) *tileSweep {
 	}
 	s.onward = s.run
 	s.snap = make([]*pqTree, len(s.bounds))
+	s.swaps = make([][][2]int32, len(s.bounds))
+	s.class = make([][]int32, len(bufs))
+	mates := map[[2]int64][]int32{}
+	for i, b := range bufs {
+		key := [2]int64{b.Start, b.Size}
+		mates[key] = append(mates[key], int32(i))
+	}
+	for i, b := range bufs {
+		s.class[i] = mates[[2]int64{b.Start, b.Size}]
+	}
 	s.groups = make([][]tileGroup, len(s.bounds))
 	return s
 }
@@ -180,7 +206,18 @@ func (s *tileSweep) run(i int, t *pqTree) bool {
 		s.groups[i] = nil
 		return s.run(i+1, newPQTree())
 	}
-	ok := s.group(i, t)
+	ok := false
+	for _, sw := range s.relabelings(i, t) {
+		n := t
+		if len(sw) > 0 {
+			n = t.clone()
+			n.relabel(sw[0][0], sw[0][1])
+		}
+		s.snap[i], s.swaps[i] = n, sw
+		if ok = s.group(i, n); ok || s.abort || s.jump >= 0 {
+			break
+		}
+	}
 	if !ok && !s.abort && s.jump < 0 {
 		// Back to the latest boundary that started one of ours: the
 		// groupings between concern other buffers.
@@ -400,7 +437,7 @@ func (s *tileSweep) subset(st []int32, used []bool, want int64, k int, found fun
 			if used[j] || b.Size > want {
 				continue
 			}
-			if j > k && !used[j-1] && s.bufs[st[j-1]].Size == b.Size && s.bufs[st[j-1]].End == b.End {
+			if j > k && !used[j-1] && s.bufs[st[j-1]].Size == b.Size {
 				continue // the same as the one before, not taken here
 			}
 			used[j] = true
@@ -438,6 +475,10 @@ func (s *tileSweep) apply(n *pqTree, grp tileGroup, fill func(*pqTree, []int32) 
 func (s *tileSweep) offsets() []int64 {
 	off := make([]int64, len(s.bufs))
 	pos := make([]int32, len(s.bufs))
+	fin := make([]int32, len(s.bufs)) // the buffer each label stands for
+	for b := range fin {
+		fin[b] = int32(b)
+	}
 	var order []int32 // the order after the boundary being undone
 	for i := len(s.bounds) - 1; i >= 0 && len(s.ends[i]) > 0; i-- {
 		t := s.snap[i].clone()
@@ -452,8 +493,20 @@ func (s *tileSweep) offsets() []int64 {
 		}
 		var at int64
 		for _, b := range prev {
-			off[b] = at
+			off[fin[b]] = at
 			at += s.bufs[b].Size
+		}
+		for _, sw := range s.swaps[i] { // back to the labels before i
+			x, y := sw[0], sw[1]
+			for k, b := range prev {
+				switch b {
+				case x:
+					prev[k] = y
+				case y:
+					prev[k] = x
+				}
+			}
+			fin[x], fin[y] = fin[y], fin[x]
 		}
 		order = prev
 	}
@@ -606,7 +659,7 @@ func (s *tileSweep) strong(i int, t *pqTree, blocks [][]int32, st []int32) bool 
 	usedS := make([]bool, len(st))
 	var groups []tileGroup
 	same := func(j int) bool { // the starter before j is the same, and unused
-		return j > 0 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size && s.bufs[st[j-1]].End == s.bufs[st[j]].End
+		return j > 0 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size
 	}
 	var decide func(k int) bool
 	finish := func() bool {
@@ -756,7 +809,31 @@ func (s *tileSweep) tryGroups(i int, t *pqTree, groups []tileGroup) bool {
 // are several, many small buffers balance by chance, and one hole for
 // everything goes first.
 func (s *tileSweep) evidence(i int, t *pqTree, blocks [][]int32, st []int32) bool {
-	parts := s.finest(blocks, st, 2, s.nodes+tileShareWork*int64(len(st)+len(blocks)))
+	parts := s.finest(blocks, st, tileFinestMax, s.nodes+tileShareWork*int64(len(st)+len(blocks)))
+	most := 0 // the most groups: the finest of the groupings found
+	for _, p := range parts {
+		most = max(most, len(p))
+	}
+	parts = slices.DeleteFunc(parts, func(p []tileGroup) bool { return len(p) < max(most, 2) })
+	if len(parts) > 1 { // ties: the groupings whose groups mix the fewest parents
+		parent, leafOf := t.parents()
+		mix := func(p []tileGroup) int {
+			n := 0
+			for _, g := range p {
+				seen := map[int32]bool{}
+				for _, b := range g.ends {
+					seen[parent[leafOf[b]]] = true
+				}
+				n += len(seen) - 1
+			}
+			return n
+		}
+		least := mix(parts[0])
+		for _, p := range parts[1:] {
+			least = min(least, mix(p))
+		}
+		parts = slices.DeleteFunc(parts, func(p []tileGroup) bool { return mix(p) > least })
+	}
 	merged := []tileGroup{{starts: st}}
 	for _, b := range blocks {
 		merged[0].ends = append(merged[0].ends, b...)
@@ -809,8 +886,7 @@ func (s *tileSweep) finest(blocks [][]int32, st []int32, max int, work int64) []
 		return stop
 	}
 	build = func(cur tileGroup, diff int64, lastB, lastS int) bool {
-		s.nodes++
-		if done() {
+		if !s.tick() || done() {
 			return true
 		}
 		if diff == 0 {
@@ -824,7 +900,7 @@ func (s *tileSweep) finest(blocks [][]int32, st []int32, max int, work int64) []
 				if usedS[j] {
 					continue
 				}
-				if j > lastS+1 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size && s.bufs[st[j-1]].End == s.bufs[st[j]].End {
+				if j > lastS+1 && !usedS[j-1] && s.bufs[st[j-1]].Size == s.bufs[st[j]].Size {
 					continue
 				}
 				usedS[j] = true
@@ -854,5 +930,65 @@ func (s *tileSweep) finest(blocks [][]int32, st []int32, max int, work int64) []
 		return false
 	}
 	next()
+	return out
+}
+
+// relabelings lists the label swaps to try before boundary i, the
+// current labels first. Buffers of one size that start together are
+// interchangeable until one ends: which of their leaves is the one that
+// ends here is chosen now, when the tree shows which can stand with the
+// other enders, instead of when they started. Swaps that leave the
+// enders in fewer blocks come first.
+func (s *tileSweep) relabelings(i int, t *pqTree) [][][2]int32 {
+	opts := [][][2]int32{nil}
+	var any bool
+	for _, x := range s.ends[i] {
+		for _, y := range s.class[x] {
+			if y != x && s.bufs[y].End > s.bounds[i] {
+				any = true
+			}
+		}
+	}
+	if !any {
+		return opts
+	}
+	parent, leafOf := t.parents()
+	for _, x := range s.ends[i] {
+		seen := map[int32]bool{parent[leafOf[x]]: true}
+		for _, y := range s.class[x] {
+			ly, ok := leafOf[y]
+			if y == x || s.bufs[y].End <= s.bounds[i] || !ok || seen[parent[ly]] {
+				continue
+			}
+			seen[parent[ly]] = true
+			opts = append(opts, [][2]int32{{x, y}})
+			if len(opts) == tileSwapMax {
+				break
+			}
+		}
+	}
+	count := make([]int, len(opts))
+	for k, sw := range opts {
+		n := t
+		if len(sw) > 0 {
+			n = t.clone()
+			n.relabel(sw[0][0], sw[0][1])
+		}
+		s.stamp++
+		stamp := s.stamp
+		for _, b := range s.ends[i] {
+			s.mark[b] = stamp
+		}
+		count[k] = len(n.blocks(func(b int32) bool { return s.mark[b] == stamp }))
+	}
+	idx := make([]int, len(opts))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(count[a], count[b]) })
+	out := make([][][2]int32, len(opts))
+	for k, j := range idx {
+		out[k] = opts[j]
+	}
 	return out
 }
