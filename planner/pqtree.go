@@ -241,14 +241,7 @@ func (t *pqTree) reducePRoot(r int32) (pqBlock, bool) {
 		if len(f) > 0 {
 			t.n[q].kids = append(t.n[q].kids, t.pnode(f))
 		}
-		if len(e) == 0 {
-			t.n[r] = t.n[q]
-			q = r
-		} else {
-			t.n[r].kids = append(e, q)
-		}
-		lo, hi := t.fullRun(q)
-		return pqBlock{node: q, lo: lo, hi: hi}, true
+		return t.settle(r, e, q), true
 	case 2:
 		a, b := p[0], p[1]
 		if !t.label(a) || !t.label(b) {
@@ -262,17 +255,23 @@ func (t *pqTree) reducePRoot(r int32) (pqBlock, bool) {
 		for k := len(bk) - 1; k >= 0; k-- {
 			m = append(m, bk[k])
 		}
-		q := t.add(pqNode{kind: pqQ, buf: -1, kids: m}, 0, 0)
-		if len(e) == 0 {
-			t.n[r] = t.n[q]
-			q = r
-		} else {
-			t.n[r].kids = append(e, q)
-		}
-		lo, hi := t.fullRun(q)
-		return pqBlock{node: q, lo: lo, hi: hi}, true
+		return t.settle(r, e, t.add(pqNode{kind: pqQ, buf: -1, kids: m}, 0, 0)), true
 	}
 	return pqBlock{}, false
+}
+
+// settle puts Q-node q, which holds the full children, under root r
+// beside r's empty children e (in r's place when there are none), and
+// returns the run of q's full children.
+func (t *pqTree) settle(r int32, e []int32, q int32) pqBlock {
+	if len(e) == 0 {
+		t.n[r] = t.n[q]
+		q = r
+	} else {
+		t.n[r].kids = append(e, q)
+	}
+	lo, hi := t.fullRun(q)
+	return pqBlock{node: q, lo: lo, hi: hi}
 }
 
 func (t *pqTree) reduceQRoot(r int32) (pqBlock, bool) {

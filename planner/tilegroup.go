@@ -18,12 +18,7 @@ import (
 // at the groups' totals.
 func (s *tileSweep) group(i int, t *pqTree) bool {
 	ends, starts := s.ends[i], s.starts[i]
-	s.stamp++
-	for _, b := range ends {
-		s.mark[b] = s.stamp
-	}
-	stamp := s.stamp
-	blocks := t.blocks(func(b int32) bool { return s.mark[b] == stamp })
+	blocks := t.blocks(s.in(ends))
 	total := func(bs []int32) int64 {
 		var h int64
 		for _, b := range bs {

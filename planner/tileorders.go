@@ -168,9 +168,6 @@ func (s *tileSweep) strong(i int, t *pqTree, blocks [][]int32, st []int32) bool 
 	}
 	var decide func(k int) bool
 	finish := func() bool {
-		if !s.tick() {
-			return false
-		}
 		var rest tileGroup
 		for k, b := range blocks {
 			if !usedB[k] {
@@ -186,18 +183,7 @@ func (s *tileSweep) strong(i int, t *pqTree, blocks [][]int32, st []int32) bool 
 		if len(rest.ends) > 0 {
 			all = append(all, rest)
 		}
-		n := t.clone()
-		for _, g := range all {
-			if !s.apply(n, g, starterNode) {
-				return false
-			}
-		}
-		s.groups[i] = all
-		ok := s.onward(i+1, n)
-		if s.jump == i {
-			s.jump = -1
-		}
-		return ok
+		return s.tryGroups(i, t, all)
 	}
 	// join adds blocks after position k to the group until it reaches
 	// want (the one starter's size), fewest blocks first by recursion

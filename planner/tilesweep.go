@@ -233,15 +233,21 @@ func (s *tileSweep) run(i int, t *pqTree) bool {
 	return ok
 }
 
+// in returns a test for membership in bs (by stamp: no allocation per
+// buffer); it holds until the next call.
+func (s *tileSweep) in(bs []int32) func(int32) bool {
+	s.stamp++
+	stamp := s.stamp
+	for _, b := range bs {
+		s.mark[b] = stamp
+	}
+	return func(b int32) bool { return s.mark[b] == stamp }
+}
+
 // apply reduces the group's enders to adjacent in n and puts the node
 // that fill builds in their place; false if they cannot be adjacent.
 func (s *tileSweep) apply(n *pqTree, grp tileGroup, fill func(*pqTree, []int32) int32) bool {
-	s.stamp++
-	for _, b := range grp.ends {
-		s.mark[b] = s.stamp
-	}
-	stamp := s.stamp
-	blk, ok := n.reduce(func(b int32) bool { return s.mark[b] == stamp }, int32(len(grp.ends)))
+	blk, ok := n.reduce(s.in(grp.ends), int32(len(grp.ends)))
 	if !ok {
 		return false
 	}
@@ -284,18 +290,14 @@ func (s *tileSweep) relabelings(i int, t *pqTree) [][][2]int32 {
 		}
 	}
 	count := make([]int, len(opts))
+	ending := s.in(s.ends[i])
 	for k, sw := range opts {
 		n := t
 		if len(sw) > 0 {
 			n = t.clone()
 			n.relabel(sw[0][0], sw[0][1])
 		}
-		s.stamp++
-		stamp := s.stamp
-		for _, b := range s.ends[i] {
-			s.mark[b] = stamp
-		}
-		count[k] = len(n.blocks(func(b int32) bool { return s.mark[b] == stamp }))
+		count[k] = len(n.blocks(ending))
 	}
 	idx := make([]int, len(opts))
 	for k := range idx {

@@ -73,12 +73,7 @@ func (s *tileSweep) undo(t *pqTree, i int, pos []int32) []int32 {
 		}
 	}
 	for j, grp := range groups {
-		s.stamp++
-		for _, b := range grp.ends {
-			s.mark[b] = s.stamp
-		}
-		stamp := s.stamp
-		blk, ok := t.reduce(func(b int32) bool { return s.mark[b] == stamp }, int32(len(grp.ends)))
+		blk, ok := t.reduce(s.in(grp.ends), int32(len(grp.ends)))
 		if !ok { // cannot happen: the forward pass reduced the same tree
 			return nil
 		}
