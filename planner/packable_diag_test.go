@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -129,4 +130,77 @@ func TestPackableP5000Segments(t *testing.T) {
 	assert.Zero(t, missed)
 	require.NoError(t, VerifyPlacement(bufs, off))
 	assert.Equal(t, lb, ArenaSize(bufs, off))
+}
+
+// stripBuffers returns the blocks of strip s (stripsOf's labels) as an
+// instance of their own, reversed in time (step t becomes -t) if rev.
+func stripBuffers(blocks []dsagen.Block, labels []int, s int, rev bool) []Buffer {
+	var bufs []Buffer
+	for i, b := range blocks {
+		if labels[i] != s {
+			continue
+		}
+		x := Buffer{ID: int64(len(bufs)), Start: b.Start, End: b.End, Size: b.Size}
+		if rev {
+			x.Start, x.End = -b.End, -b.Start
+		}
+		bufs = append(bufs, x)
+	}
+	return bufs
+}
+
+// BenchmarkPackableP5000Strips places each of p5000's five strips alone
+// (TestPackableP5000Segments: the generator's offsets say which buffers),
+// as the pipeline would if the band search had found every strip. For
+// each strip, forward and reversed in time, it reports "sweep" (1 when
+// the tiling sweep placed it at LB, its three orders under 300,000 nodes
+// each), "reached" (the largest share of boundaries an order got past)
+// and "missed" (the pieces the guillotine cuts left to the fallback; 0:
+// at LB) and "over" (what the cuts, with the portfolio for the pieces
+// left, need above the strip's LB, in units of dsagen.PackableGranule):
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000Strips -benchtime 1x
+func BenchmarkPackableP5000Strips(b *testing.B) {
+	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
+	for s := range len(cuts) - 1 {
+		for _, rev := range []bool{false, true} {
+			bufs := stripBuffers(blocks, labels, s, rev)
+			name := fmt.Sprintf("strip%d-n%d", s, len(bufs))
+			if rev {
+				name += "-reversed"
+			}
+			b.Run(name, func(b *testing.B) {
+				lb := LowerBound(bufs)
+				for b.Loop() {
+					sweep, reached := 0.0, 0.0
+					for _, m := range []tileMode{tileEvidence, tileStrong, tileComplete} {
+						sw := newTileSweep(context.Background(), bufs, 300_000)
+						sw.mode = m
+						ok := sw.run(0, newPQTree())
+						reached = max(reached, float64(sw.deep)/float64(len(sw.bounds)-1))
+						if ok {
+							off := sw.offsets()
+							require.NoError(b, VerifyPlacement(bufs, off))
+							if ArenaSize(bufs, off) == lb {
+								sweep = 1
+							}
+							break
+						}
+					}
+					portfolio := func(sub []Buffer) []int64 {
+						off, err := Portfolio().Place(context.Background(), sub)
+						require.NoError(b, err)
+						return off
+					}
+					off, _, missed := guillotinePlace(context.Background(), bufs, lb, portfolio)
+					require.NoError(b, VerifyPlacement(bufs, off))
+					b.ReportMetric(float64(ArenaSize(bufs, off)-lb)/dsagen.PackableGranule, "over")
+					b.ReportMetric(sweep, "sweep")
+					b.ReportMetric(reached, "reached")
+					b.ReportMetric(float64(missed), "missed")
+				}
+			})
+		}
+	}
 }
