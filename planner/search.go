@@ -246,7 +246,11 @@ func (m *srchMin) run() {
 		if m.workCap == 0 && !m.noCuts && m.cuts() {
 			return
 		}
-		off, nodes := perfectPack(m.ctx, m.bufs, m.lb)
+		// Its node limits aim at a second or so; the deadline bounds it
+		// where less is left (a rerun, a piece of the cuts).
+		ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
+		off, nodes := perfectPack(ctx, m.bufs, m.lb)
+		cancel()
 		m.nodes += nodes
 		if off != nil && m.accept(off, "search/perfect") {
 			m.proven = m.arena

@@ -190,6 +190,9 @@ func (s *tileSweep) strong(i int, t *pqTree, blocks [][]int32, st []int32) bool 
 	// order: the group so far is cur.
 	var join func(k, from int, want int64, cur tileGroup) bool
 	join = func(k, from int, want int64, cur tileGroup) bool {
+		if !s.tick() { // the sets of blocks that make up a size can be many
+			return false
+		}
 		if want == 0 {
 			groups = append(groups, cur)
 			ok := decide(k + 1)

@@ -166,6 +166,17 @@ func overlapGroups(blocks []dsagen.Block, ends, starts []int32) []tileGroup {
 	return out
 }
 
+// TestTileSweepJoinStopsAtLimit: the strong order's sets of blocks that
+// make up one starter's size are counted as nodes. On this instance they
+// were once enumerated without, and a run under any limit went on for
+// many minutes.
+func TestTileSweepJoinStopsAtLimit(t *testing.T) {
+	bufs := packableBuffers(dsagen.Packable(1000, packableCapacity, 2))
+	const limit = 30_000
+	_, nodes := tileSweepPlace(context.Background(), bufs, limit)
+	assert.LessOrEqual(t, nodes, int64(limit+6), "a node or two over the limit per order at most")
+}
+
 // BenchmarkTileSweepPackable runs the sweep as tileSweepPlace does (three
 // orders, a million nodes each) on each packable instance and reports
 // "lb" (1 if it placed it at LB), the nodes it visited and "reached",
