@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/memplan/memplan/internal/dsagen"
 )
 
 // The packable instances (testdata/packable/pN.csv, written by
@@ -49,5 +52,27 @@ func BenchmarkSearchPackable(b *testing.B) {
 				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 			}
 		})
+	}
+}
+
+// BenchmarkSearchPackableSeeds runs the search strategy for 10 s on
+// packable instances of the committed sizes from seeds 2 to 5 (the
+// committed files are seed 1), generated in memory, and reports arena/LB
+// as "frag": how far what holds on the committed set carries over.
+//
+//	go test ./planner -run '^$' -bench BenchmarkSearchPackableSeeds -benchtime 1x
+func BenchmarkSearchPackableSeeds(b *testing.B) {
+	for _, n := range []int{250, 500, 1000, 2000, 5000} {
+		for seed := uint64(2); seed <= 5; seed++ {
+			bufs := packableBuffers(dsagen.Packable(n, packableCapacity, seed))
+			b.Run(fmt.Sprintf("p%d-seed%d", n, seed), func(b *testing.B) {
+				for b.Loop() {
+					res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+					require.NoErrorf(b, err, "%v", err)
+					require.NoError(b, VerifyPlacement(bufs, res.Offsets))
+					b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
+				}
+			})
+		}
 	}
 }
