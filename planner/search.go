@@ -123,6 +123,10 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	if budget <= 0 {
 		budget = srchDefaultBudget
 	}
+	// Parts and pieces get shares of the budget; what runs past its share
+	// (perfectPack's node limits) stops at the end of the whole budget.
+	ctx, cancel := context.WithDeadline(ctx, time.Now().Add(budget-budget/20))
+	defer cancel()
 	if parts := timeParts(bufs); parts != nil && cfg.Work == 0 {
 		res, err := searchParts(ctx, bufs, parts, cfg, budget)
 		if err != nil {
@@ -246,11 +250,9 @@ func (m *srchMin) run() {
 		if m.workCap == 0 && !m.noCuts && m.cuts() {
 			return
 		}
-		// Its node limits aim at a second or so; the deadline bounds it
-		// where less is left (a rerun, a piece of the cuts).
-		ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
-		off, nodes := perfectPack(ctx, m.bufs, m.lb)
-		cancel()
+		// Its node limits aim at a second or so, more than a small part
+		// or piece has of its own: Search's whole budget bounds it.
+		off, nodes := perfectPack(m.ctx, m.bufs, m.lb)
 		m.nodes += nodes
 		if off != nil && m.accept(off, "search/perfect") {
 			m.proven = m.arena
