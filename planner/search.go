@@ -109,7 +109,8 @@ type SearchConfig struct {
 	// initial placement.
 	Work int64
 
-	noCuts bool // guillotine.go's fallback: no cuts again
+	noCuts bool      // guillotine.go's fallback: no cuts again
+	end    time.Time // the end of the whole Search's budget (zero: none)
 }
 
 // Search minimises the arena of bufs within the budget and returns the best
@@ -123,10 +124,9 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	if budget <= 0 {
 		budget = srchDefaultBudget
 	}
-	// Parts and pieces get shares of the budget; what runs past its share
-	// (perfectPack's node limits) stops at the end of the whole budget.
-	ctx, cancel := context.WithDeadline(ctx, time.Now().Add(budget-budget/20))
-	defer cancel()
+	// Parts and pieces get shares of the budget; what may run past its
+	// share (perfectPack's node limits) stops at the end of the whole.
+	cfg.end = time.Now().Add(budget - budget/20)
 	if parts := timeParts(bufs); parts != nil && cfg.Work == 0 {
 		res, err := searchParts(ctx, bufs, parts, cfg, budget)
 		if err != nil {
@@ -156,7 +156,7 @@ func searchLB(bufs []Buffer) int64 {
 // most floor (the whole instance's lower bound, for a part) or the part's
 // own lower bound, whichever is larger.
 func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts, end: cfg.end}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
 	m.lb = max(searchLB(bufs), floor)
@@ -198,6 +198,7 @@ type srchMin struct {
 	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
 	imp      improveState // improve.go's first steps, once run
 	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
+	end      time.Time    // SearchConfig.end
 	mu       sync.Mutex
 }
 
@@ -252,7 +253,12 @@ func (m *srchMin) run() {
 		}
 		// Its node limits aim at a second or so, more than a small part
 		// or piece has of its own: Search's whole budget bounds it.
-		off, nodes := perfectPack(m.ctx, m.bufs, m.lb)
+		ctx, cancel := m.ctx, context.CancelFunc(func() {})
+		if !m.end.IsZero() {
+			ctx, cancel = context.WithDeadline(m.ctx, m.end)
+		}
+		off, nodes := perfectPack(ctx, m.bufs, m.lb)
+		cancel()
 		m.nodes += nodes
 		if off != nil && m.accept(off, "search/perfect") {
 			m.proven = m.arena
@@ -458,7 +464,7 @@ func (m *srchMin) cuts() bool {
 	ctx, cancel := context.WithDeadline(m.ctx, time.Now().Add(time.Until(m.deadline)/2))
 	defer cancel()
 	fallback := func(sub []Buffer) []int64 {
-		res, err := search(m.ctx, sub, SearchConfig{noCuts: true}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
+		res, err := search(m.ctx, sub, SearchConfig{noCuts: true, end: m.end}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
 		if err != nil { // cannot happen: search verifies what it returns
 			return stackOffsets(sub)
 		}

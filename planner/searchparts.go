@@ -97,7 +97,7 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 				pinit[j] = init[i]
 			}
 		}
-		pcfg := SearchConfig{Initial: pinit, InitialMethod: method}
+		pcfg := SearchConfig{Initial: pinit, InitialMethod: method, end: cfg.end}
 		if cfg.Progress != nil {
 			pcfg.Progress = &partProgress{w: cfg.Progress, part: fmt.Sprintf("part %d of %d: ", k+1, len(parts))}
 		}
