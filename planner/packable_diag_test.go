@@ -173,21 +173,7 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				lb := LowerBound(bufs)
 				for b.Loop() {
-					sweep, reached := 0.0, 0.0
-					for _, m := range []tileMode{tileEvidence, tileStrong, tileComplete} {
-						sw := newTileSweep(context.Background(), bufs, 300_000)
-						sw.mode = m
-						ok := sw.run(0, newPQTree())
-						reached = max(reached, float64(sw.deep)/float64(len(sw.bounds)-1))
-						if ok {
-							off := sw.offsets()
-							require.NoError(b, VerifyPlacement(bufs, off))
-							if ArenaSize(bufs, off) == lb {
-								sweep = 1
-							}
-							break
-						}
-					}
+					sweep, _, reached := sweepOrders(b, bufs, 300_000)
 					portfolio := func(sub []Buffer) []int64 {
 						off, err := Portfolio().Place(context.Background(), sub)
 						require.NoError(b, err)
