@@ -24,6 +24,8 @@ package planner
 // instead of only S's part of it as Booth and Lueker do: the trees of the
 // sweep hold a few hundred buffers, and the walk keeps the code short.
 
+import "slices"
+
 // pqKind is a node's kind.
 type pqKind uint8
 
@@ -123,6 +125,15 @@ func (t *pqTree) frontier(i int32, emit func(pqNode)) {
 	}
 }
 
+// recount sizes cnt and tot to the nodes and fills them from the root.
+func (t *pqTree) recount(in func(int32) bool) {
+	t.cnt = slices.Grow(t.cnt[:0], len(t.n))[:len(t.n)]
+	t.tot = slices.Grow(t.tot[:0], len(t.n))[:len(t.n)]
+	clear(t.cnt)
+	clear(t.tot)
+	t.count(t.root, in)
+}
+
 // count fills cnt and tot under i; in reports whether a leaf is in S.
 func (t *pqTree) count(i int32, in func(int32) bool) {
 	nd := &t.n[i]
@@ -166,13 +177,7 @@ func (t *pqTree) reduce(in func(int32) bool, size int32) (pqBlock, bool) {
 	if t.root < 0 || size <= 0 {
 		return pqBlock{}, false
 	}
-	t.cnt = t.cnt[:0]
-	t.tot = t.tot[:0]
-	for range t.n {
-		t.cnt = append(t.cnt, 0)
-		t.tot = append(t.tot, 0)
-	}
-	t.count(t.root, in)
+	t.recount(in)
 	if t.cnt[t.root] != size {
 		return pqBlock{}, false
 	}
@@ -423,13 +428,7 @@ func (t *pqTree) blocks(in func(int32) bool) [][]int32 {
 	if t.root < 0 {
 		return nil
 	}
-	t.cnt = t.cnt[:0]
-	t.tot = t.tot[:0]
-	for range t.n {
-		t.cnt = append(t.cnt, 0)
-		t.tot = append(t.tot, 0)
-	}
-	t.count(t.root, in)
+	t.recount(in)
 	var out [][]int32
 	leaves := func(x int32, into []int32) []int32 {
 		t.frontier(x, func(nd pqNode) { into = append(into, nd.buf) })

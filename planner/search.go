@@ -110,7 +110,7 @@ type SearchConfig struct {
 	Work int64
 
 	noCuts bool      // guillotine.go's fallback: no cuts again
-	end    time.Time // the end of the whole Search's budget (zero: none)
+	end    time.Time // the end of the whole Search's budget (Search sets it)
 }
 
 // Search minimises the arena of bufs within the budget and returns the best
@@ -253,10 +253,7 @@ func (m *srchMin) run() {
 		}
 		// Its node limits aim at a second or so, more than a small part
 		// or piece has of its own: Search's whole budget bounds it.
-		ctx, cancel := m.ctx, context.CancelFunc(func() {})
-		if !m.end.IsZero() {
-			ctx, cancel = context.WithDeadline(m.ctx, m.end)
-		}
+		ctx, cancel := context.WithDeadline(m.ctx, m.end)
 		off, nodes := perfectPack(ctx, m.bufs, m.lb)
 		cancel()
 		m.nodes += nodes
