@@ -100,8 +100,14 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 // fit returns the offset policy picks for b among the free gaps over b's
 // lifespan.
 func (ix *timeIndex) fit(b *Buffer, policy fitPolicy) int64 {
-	a := alignOf(b)
 	ix.collect(b.Start, b.End)
+	return ix.choose(b, policy)
+}
+
+// choose is fit's answer over the sets ix.sets holds (left there by
+// collect, or gathered from several indexes).
+func (ix *timeIndex) choose(b *Buffer, policy fitPolicy) int64 {
+	a := alignOf(b)
 	if policy == firstFit && b.Size > 0 {
 		return ix.firstFree(b.Size, a)
 	}

@@ -21,6 +21,9 @@ import (
 //
 // Buffers with End <= Start contribute nothing.
 func LowerBound(bufs []Buffer) int64 {
+	if len(bufs) >= radixMin {
+		return lowerBoundLarge(bufs)
+	}
 	type event struct{ t, size int64 }
 	starts := make([]event, 0, len(bufs))
 	ends := make([]event, 0, len(bufs))
@@ -31,17 +34,8 @@ func LowerBound(bufs []Buffer) int64 {
 		}
 	}
 	byTime := func(a, b event) int { return cmp.Compare(a.t, b.t) }
-	if len(starts) > lbParallel {
-		// Two sorts on two goroutines: a million buffers take half the
-		// time.
-		var wg sync.WaitGroup
-		wg.Go(func() { slices.SortFunc(ends, byTime) })
-		slices.SortFunc(starts, byTime)
-		wg.Wait()
-	} else {
-		slices.SortFunc(starts, byTime)
-		slices.SortFunc(ends, byTime)
-	}
+	slices.SortFunc(starts, byTime)
+	slices.SortFunc(ends, byTime)
 	// Merge by time; at equal times ends come first (half-open lifespans).
 	var cur, peak int64
 	j := 0
@@ -56,9 +50,39 @@ func LowerBound(bufs []Buffer) int64 {
 	return peak
 }
 
-// lbParallel is the number of buffers above which LowerBound sorts on two
-// goroutines.
-const lbParallel = 100_000
+// lowerBoundLarge is LowerBound for radixMin buffers or more: the starts
+// and the ends sorted by radixSort, on two goroutines.
+func lowerBoundLarge(bufs []Buffer) int64 {
+	n := len(bufs)
+	st, et := make([]int64, 0, n), make([]int64, 0, n) // start and end times
+	ss := make([]int64, 0, n)                          // their sizes
+	for _, b := range bufs {
+		if b.End > b.Start && b.Size > 0 {
+			st, et = append(st, b.Start), append(et, b.End)
+			ss = append(ss, b.Size)
+		}
+	}
+	es := slices.Clone(ss)
+	var wg sync.WaitGroup
+	wg.Go(func() { radixSort(et, es) })
+	radixSort(st, ss)
+	wg.Wait()
+	var cur, peak int64
+	j := 0
+	for i, t := range st {
+		for j < len(et) && et[j] <= t {
+			cur = satAdd(cur, -es[j])
+			j++
+		}
+		cur = satAdd(cur, ss[i])
+		peak = max(peak, cur)
+	}
+	return peak
+}
+
+// radixMin is the length from which the planner's large-input sorts use
+// radixSort instead of a comparison sort.
+const radixMin = 4096
 
 // liveSteps calls visit once per distinct start or end time of the buffers
 // of positive size, in ascending order, with the live total from that time

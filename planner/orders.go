@@ -20,6 +20,10 @@ type orderPlacer struct {
 	// given, when set, is the order itself (less is unused): the peak
 	// order, computed once for the instance it belongs to.
 	given []int
+	// fields, when set, are less's leading fields, in its order: from
+	// radixMin buffers the order is sorted by their packed keys first
+	// (orderkeys.go).
+	fields []keyField
 }
 
 // Name returns the strategy name the registry knows it by.
@@ -44,7 +48,7 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 	for i := range order {
 		order[i] = i
 	}
-	sortIndices(order, func(i, j int) int {
+	c := func(i, j int) int {
 		if c := p.less(&bufs[i], &bufs[j]); c != 0 {
 			return c
 		}
@@ -52,7 +56,12 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 			return c
 		}
 		return cmp.Compare(i, j)
-	})
+	}
+	if p.fields != nil && len(bufs) >= radixMin {
+		sortByKeys(bufs, order, p.fields, c)
+	} else {
+		sortIndices(order, c)
+	}
 	return order
 }
 
@@ -168,11 +177,11 @@ func byStart(a, b *Buffer) int {
 // The single-order strategies, in portfolio order (ties between equal arenas
 // go to the earlier one).
 var singleOrders = []*orderPlacer{
-	{name: "size", policy: bestFit, less: bySize, launch: 2},
-	{name: "lifespan", policy: bestFit, less: byLifespan, launch: 1},
+	{name: "size", policy: bestFit, less: bySize, launch: 2, fields: []keyField{fieldSize, fieldStart, fieldID}},
+	{name: "lifespan", policy: bestFit, less: byLifespan, launch: 1, fields: []keyField{fieldLife, fieldSize, fieldStart, fieldID}},
 	{name: "area", policy: bestFit, less: byArea, launch: 2},
-	{name: "firstfit", policy: firstFit, less: bySizeLongFirst, launch: 0},
-	{name: "start", policy: bestFit, less: byStart, launch: 2},
+	{name: "firstfit", policy: firstFit, less: bySizeLongFirst, launch: 0, fields: []keyField{fieldSize, fieldLife, fieldStart, fieldID}},
+	{name: "start", policy: bestFit, less: byStart, launch: 2, fields: []keyField{fieldStart, fieldSize, fieldID}},
 }
 
 func init() {

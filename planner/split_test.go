@@ -56,7 +56,7 @@ func TestPlaceSplitLarge(t *testing.T) {
 
 // TestLowerBoundOracle: LowerBound equals the largest live total over every
 // step, counted step by step, on random instances and on one large enough
-// to take the two-goroutine path.
+// to take the radix-sort path.
 func TestLowerBoundOracle(t *testing.T) {
 	oracle := func(bufs []Buffer) int64 {
 		live := map[int64]int64{}
@@ -73,8 +73,10 @@ func TestLowerBoundOracle(t *testing.T) {
 		bufs := srchGenSmall(t, 30)
 		got, want := LowerBound(bufs), oracle(bufs)
 		require.Equalf(t, want, got, "LowerBound %d, oracle %d", got, want)
+		got = lowerBoundLarge(bufs)
+		require.Equalf(t, want, got, "lowerBoundLarge %d, oracle %d", got, want)
 	})
-	big := synthetic(lbParallel + 1000)
+	big := synthetic(radixMin + 1000)
 	got, want := LowerBound(big), oracle(big)
 	assert.Equalf(t, want, got, "%d buffers: LowerBound %d, oracle %d", len(big), got, want)
 }
@@ -98,4 +100,37 @@ func TestSortIndices(t *testing.T) {
 		return cmp.Compare(i, j)
 	})
 	require.Truef(t, slices.Equal(got, want), "parallel sort differs from the sequential one")
+}
+
+// TestPlacePiecesExact: placement in pieces of time gives exactly the
+// offsets of one time index, for first-fit and best-fit, with pieces of
+// 2 to 8 buffers on random instances (short and long lifespans, empty
+// and aligned buffers); and the split placement is the same whatever the
+// pieces.
+func TestPlacePiecesExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(t, "n")
+		bufs := make([]Buffer, n)
+		for i := range bufs {
+			s := rapid.Int64Range(0, 40).Draw(t, "start")
+			l := rapid.OneOf(rapid.Int64Range(1, 4), rapid.Int64Range(1, 40)).Draw(t, "len")
+			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + l, Size: rapid.Int64Range(0, 9).Draw(t, "size"),
+				Align: rapid.SampledFrom([]int64{0, 1, 4}).Draw(t, "align")}
+		}
+		piece := rapid.IntRange(2, 8).Draw(t, "piece")
+		for _, p := range []*orderPlacer{singleOrders[3], singleOrders[0]} {
+			order := p.order(bufs)
+			want, err := placeInOrder(context.Background(), bufs, order, p.policy, nil)
+			require.NoErrorf(t, err, "%v", err)
+			got := make([]int64, n)
+			err = placePieces(context.Background(), bufs, order, nil, got, p.policy, piece)
+			require.NoErrorf(t, err, "%v", err)
+			require.Equalf(t, want, got, "%s: pieces of %d", p.name, piece)
+			one, err := placeSplitPieces(context.Background(), bufs, order, p.policy, n)
+			require.NoErrorf(t, err, "%v", err)
+			split, err := placeSplitPieces(context.Background(), bufs, order, p.policy, piece)
+			require.NoErrorf(t, err, "%v", err)
+			require.Equalf(t, one, split, "%s: split, pieces of %d", p.name, piece)
+		}
+	})
 }

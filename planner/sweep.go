@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"slices"
+	"sync"
 
 	"github.com/emirpasic/gods/v2/trees/redblacktree"
 )
@@ -14,7 +15,8 @@ import (
 // live at a common step share a byte? The sweep answers it in O(n log n).
 //
 // Events are visited by time, lifespan ends before starts at equal times
-// (lifespans are half-open), starts in index order. The live occupants are
+// (lifespans are half-open), starts in index order (radixSort's stable
+// passes from radixMin occupants, a comparison sort below). The live occupants are
 // kept in a balanced tree ordered by (first byte, index), and only
 // occupants that conflict with nothing are ever inserted, so the tree's
 // occupants are disjoint in memory. Then a starting occupant X overlaps a
@@ -35,6 +37,28 @@ import (
 // Byte ranges are compared exactly (an unsigned difference of the starts
 // against the lower occupant's size), never through a saturating sum, so
 // occupants near the top of int64 cannot slip past each other.
+
+// sortEvents sorts times t (with the span indices i alongside) by time,
+// then index.
+func sortEvents(t []int64, i []int) {
+	type ev struct {
+		t int64
+		i int
+	}
+	evs := make([]ev, len(t))
+	for k := range t {
+		evs[k] = ev{t[k], i[k]}
+	}
+	slices.SortFunc(evs, func(a, b ev) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for k, e := range evs {
+		t[k], i[k] = e.t, e.i
+	}
+}
 
 // span is one occupant: bytes [Lo, Lo+Size) during steps [Start, End).
 type span struct {
@@ -67,29 +91,25 @@ type conflict struct{ Earlier, Later int }
 // the sweep before it, one such pair (the first limit of them) and how many
 // more conflicting spans it found past the limit.
 func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
-	type event struct {
-		t     int64
-		start bool
-		i     int
-	}
-	evs := make([]event, 0, 2*len(spans))
+	// The starts and the ends, each by time and then by index.
+	st, et := make([]int64, 0, len(spans)), make([]int64, 0, len(spans))
+	si := make([]int, 0, len(spans))
 	for i := range spans {
 		if occupiesSpan(&spans[i]) {
-			evs = append(evs, event{spans[i].Start, true, i}, event{spans[i].End, false, i})
+			st, et = append(st, spans[i].Start), append(et, spans[i].End)
+			si = append(si, i)
 		}
 	}
-	slices.SortFunc(evs, func(a, b event) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		if a.start != b.start {
-			if a.start {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(a.i, b.i)
-	})
+	ei := slices.Clone(si)
+	if len(st) >= radixMin {
+		var wg sync.WaitGroup
+		wg.Go(func() { radixSort(et, ei) })
+		radixSort(st, si)
+		wg.Wait()
+	} else {
+		sortEvents(st, si)
+		sortEvents(et, ei)
+	}
 	type key struct {
 		lo int64
 		i  int
@@ -101,27 +121,28 @@ func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
 		return cmp.Compare(a.i, b.i)
 	})
 	out := make([]bool, len(spans)) // conflicting spans, kept out of the tree
-	for _, e := range evs {
-		k := key{spans[e.i].Lo, e.i}
-		if !e.start {
-			if !out[e.i] {
-				live.Remove(k)
+	j := 0                          // the next end; at equal times ends come first (half-open)
+	for n, t := range st {
+		for ; j < len(et) && et[j] <= t; j++ {
+			if i := ei[j]; !out[i] {
+				live.Remove(key{spans[i].Lo, i})
 			}
-			continue
 		}
+		i := si[n]
+		k := key{spans[i].Lo, i}
 		partner := -1
-		if n, ok := live.Floor(k); ok && spansOverlap(&spans[n.Key.i], &spans[e.i]) {
+		if n, ok := live.Floor(k); ok && spansOverlap(&spans[n.Key.i], &spans[i]) {
 			partner = n.Key.i
-		} else if n, ok := live.Ceiling(k); ok && spansOverlap(&spans[n.Key.i], &spans[e.i]) {
+		} else if n, ok := live.Ceiling(k); ok && spansOverlap(&spans[n.Key.i], &spans[i]) {
 			partner = n.Key.i
 		}
 		if partner < 0 {
 			live.Put(k, struct{}{})
 			continue
 		}
-		out[e.i] = true
+		out[i] = true
 		if len(pairs) < limit {
-			pairs = append(pairs, conflict{partner, e.i})
+			pairs = append(pairs, conflict{partner, i})
 		} else {
 			more++
 		}

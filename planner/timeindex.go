@@ -68,7 +68,11 @@ func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
 			times = append(times, bufs[i].Start)
 		}
 	}
-	slices.Sort(times)
+	if len(times) >= radixMin {
+		radixSort[int64, struct{}](times, nil)
+	} else {
+		slices.Sort(times)
+	}
 	k := 0
 	for i, t := range times {
 		if i == 0 || t != times[k-1] {
