@@ -333,10 +333,11 @@ func TestVerifyPlacementCapsList(t *testing.T) {
 	require.Containsf(t, last, wantMore, "last error %q, want it to say %q", last, wantMore)
 }
 
-// TestSweepAgreesWithPairs: the sweep reports a conflict exactly when the
-// all-pairs oracle finds an overlapping pair, every pair it reports
-// overlaps; on random placements that are often but not always valid,
-// some near the top of int64.
+// TestSweepAgreesWithPairs: the sweep, whole or in two halves of time,
+// reports a conflict exactly when the all-pairs oracle finds an
+// overlapping pair, every pair it reports overlaps, and no span twice; on
+// random placements that are often but not always valid, some near the
+// top of int64.
 func TestSweepAgreesWithPairs(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(0, 30).Draw(t, "n")
@@ -365,11 +366,16 @@ func TestSweepAgreesWithPairs(t *testing.T) {
 				any = any || overlap(spans[i], spans[j])
 			}
 		}
-		pairs, more := sweepConflicts(spans, n)
-		require.Falsef(t, more != 0 || (len(pairs) > 0) != any, "sweep found %d pairs (+%d), oracle overlap %v", len(pairs), more, any)
-		for _, c := range pairs {
-			if !overlap(spans[c.Earlier], spans[c.Later]) {
-				t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
+		for _, split := range []int{sweepParallel, 2} {
+			pairs, more := sweepConflictsSplit(spans, n, split)
+			require.Falsef(t, more != 0 || (len(pairs) > 0) != any, "sweep (halves from %d) found %d pairs (+%d), oracle overlap %v", split, len(pairs), more, any)
+			seen := map[int]bool{}
+			for _, c := range pairs {
+				if !overlap(spans[c.Earlier], spans[c.Later]) {
+					t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
+				}
+				require.Falsef(t, seen[c.Later], "span %d reported twice", c.Later)
+				seen[c.Later] = true
 			}
 		}
 	})

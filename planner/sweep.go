@@ -34,6 +34,15 @@ import (
 //	                          overlaps it: reported (B, A), B stays out
 //	C              [===)      bytes [64, 128): A has ended; no conflict
 //
+// From sweepParallel occupants the sweep runs in two halves of time on two
+// goroutines, cut at the median start T: one sweeps the starts before T,
+// the other the starts from T, with the occupants live across T inserted
+// into its tree first (those that overlap one inserted before them stay
+// out: their pair begins before T, where the first half reports it). A
+// pair of overlapping occupants meets first at the later one's start,
+// before T or not, so one of the halves still reports at least one of
+// every overlapping pair's occupants or of the pairs that kept it out.
+//
 // Byte ranges are compared exactly (an unsigned difference of the starts
 // against the lower occupant's size), never through a saturating sum, so
 // occupants near the top of int64 cannot slip past each other.
@@ -91,6 +100,12 @@ type conflict struct{ Earlier, Later int }
 // the sweep before it, one such pair (the first limit of them) and how many
 // more conflicting spans it found past the limit.
 func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
+	return sweepConflictsSplit(spans, limit, sweepParallel)
+}
+
+// sweepConflictsSplit is sweepConflicts, in two halves of time from
+// splitMin occupants.
+func sweepConflictsSplit(spans []span, limit, splitMin int) (pairs []conflict, more int) {
 	// The starts and the ends, each by time and then by index.
 	st, et := make([]int64, 0, len(spans)), make([]int64, 0, len(spans))
 	si := make([]int, 0, len(spans))
@@ -110,6 +125,49 @@ func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
 		sortEvents(st, si)
 		sortEvents(et, ei)
 	}
+	if len(st) < splitMin {
+		return sweepPart(spans, st, si, et, ei, nil, limit)
+	}
+	// Two halves at the median start T, on two goroutines: the left one
+	// takes the starts before T, the right one the rest, with the spans
+	// live across T (start before it, end after it) in its tree first.
+	m, _ := slices.BinarySearch(st, st[len(st)/2])
+	if m == 0 {
+		return sweepPart(spans, st, si, et, ei, nil, limit)
+	}
+	t := st[m]
+	var across []int
+	for i := range spans {
+		if occupiesSpan(&spans[i]) && spans[i].Start < t && spans[i].End > t {
+			across = append(across, i)
+		}
+	}
+	e, _ := slices.BinarySearch(et, t+1) // the ends after T
+	var rp []conflict
+	var rm int
+	var wg sync.WaitGroup
+	wg.Go(func() { rp, rm = sweepPart(spans, st[m:], si[m:], et[e:], ei[e:], across, limit) })
+	pairs, more = sweepPart(spans, st[:m], si[:m], et, ei, nil, limit)
+	wg.Wait()
+	for _, c := range rp {
+		if len(pairs) < limit {
+			pairs = append(pairs, c)
+		} else {
+			more++
+		}
+	}
+	return pairs, more + rm
+}
+
+// sweepParallel is the number of occupants from which the sweep runs in
+// two halves of time.
+const sweepParallel = 100_000
+
+// sweepPart sweeps the starts st (span indices si) and the ends et (ei),
+// each sorted by time and index, after inserting the spans pre into the
+// tree (those that overlap one inserted before them stay out, unreported:
+// the sweep of the steps before them reports their pair).
+func sweepPart(spans []span, st []int64, si []int, et []int64, ei []int, pre []int, limit int) (pairs []conflict, more int) {
 	type key struct {
 		lo int64
 		i  int
@@ -121,7 +179,24 @@ func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
 		return cmp.Compare(a.i, b.i)
 	})
 	out := make([]bool, len(spans)) // conflicting spans, kept out of the tree
-	j := 0                          // the next end; at equal times ends come first (half-open)
+	// overlapping returns a live span that overlaps span i, or -1.
+	overlapping := func(k key) int {
+		if n, ok := live.Floor(k); ok && spansOverlap(&spans[n.Key.i], &spans[k.i]) {
+			return n.Key.i
+		}
+		if n, ok := live.Ceiling(k); ok && spansOverlap(&spans[n.Key.i], &spans[k.i]) {
+			return n.Key.i
+		}
+		return -1
+	}
+	for _, i := range pre {
+		if k := (key{spans[i].Lo, i}); overlapping(k) < 0 {
+			live.Put(k, struct{}{})
+		} else {
+			out[i] = true
+		}
+	}
+	j := 0 // the next end; at equal times ends come first (half-open)
 	for n, t := range st {
 		for ; j < len(et) && et[j] <= t; j++ {
 			if i := ei[j]; !out[i] {
@@ -130,12 +205,7 @@ func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
 		}
 		i := si[n]
 		k := key{spans[i].Lo, i}
-		partner := -1
-		if n, ok := live.Floor(k); ok && spansOverlap(&spans[n.Key.i], &spans[i]) {
-			partner = n.Key.i
-		} else if n, ok := live.Ceiling(k); ok && spansOverlap(&spans[n.Key.i], &spans[i]) {
-			partner = n.Key.i
-		}
+		partner := overlapping(k)
 		if partner < 0 {
 			live.Put(k, struct{}{})
 			continue

@@ -37,12 +37,11 @@ import (
 type timeIndex struct {
 	times []int64 // sorted distinct time coordinates
 	size  int     // number of leaves, a power of two
-	// cover[n] and sub[n] index pool; 0 means the set is empty, so the tree
-	// costs two int32 per node until something is recorded there.
-	cover []int32
-	sub   []int32
-	pool  [][]spanSet // chunks of poolChunk set headers: growing never copies
-	st    spanStore   // the sets' spans
+	// cover[n] is node n's cover set, sub[n] (n < size) its sub set; a
+	// leaf's sub set is its cover set.
+	cover []spanSet
+	sub   []spanSet
+	st    spanStore // the sets' spans
 	stamp []uint32
 	clock uint32
 
@@ -88,32 +87,11 @@ func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
 	return &timeIndex{
 		times: times,
 		size:  size,
-		cover: make([]int32, 2*size),
-		sub:   make([]int32, 2*size),
-		pool:  [][]spanSet{make([]spanSet, 1, poolChunk)},
+		cover: make([]spanSet, 2*size),
+		sub:   make([]spanSet, size),
 		stamp: make([]uint32, 2*size),
 	}
 }
-
-// set returns the set at *ref, creating it when empty.
-func (ix *timeIndex) set(ref *int32) *spanSet {
-	if *ref == 0 {
-		last := len(ix.pool) - 1
-		if len(ix.pool[last]) == poolChunk {
-			ix.pool = append(ix.pool, make([]spanSet, 0, poolChunk))
-			last++
-		}
-		ix.pool[last] = append(ix.pool[last], spanSet{})
-		*ref = int32(last*poolChunk + len(ix.pool[last]) - 1)
-	}
-	return ix.at(*ref)
-}
-
-// poolChunk is the number of sets per chunk of timeIndex.pool.
-const poolChunk = 1 << 14
-
-// at returns the set with reference k.
-func (ix *timeIndex) at(k int32) *spanSet { return &ix.pool[k/poolChunk][k%poolChunk] }
 
 // slot maps a time coordinate to its index on the compressed axis: the
 // number of starts below t.
@@ -170,11 +148,10 @@ func (ix *timeIndex) add(start, end, lo, hi int64) {
 func (ix *timeIndex) record(lo, hi int64) {
 	ix.tick()
 	for _, c := range ix.nodes {
-		held := ix.st.insert(ix.set(&ix.cover[c]), lo, hi)
+		held := ix.st.insert(&ix.cover[c], lo, hi)
 		n := c
 		if c >= ix.size {
 			// A leaf's subtree is the leaf: sub and cover are one set.
-			ix.sub[c] = ix.cover[c]
 			ix.stamp[c] = ix.clock
 			if held {
 				for m := c >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
@@ -188,7 +165,7 @@ func (ix *timeIndex) record(lo, hi int64) {
 		// holds [lo, hi) every ancestor above it does too.
 		for ; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			if ix.st.insert(ix.set(&ix.sub[n]), lo, hi) {
+			if ix.st.insert(&ix.sub[n], lo, hi) {
 				for m := n >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
 					ix.stamp[m] = ix.clock
 				}
@@ -207,15 +184,19 @@ func (ix *timeIndex) collect(start, end int64) {
 	ix.sets = ix.sets[:0]
 	for _, c := range ix.nodes {
 		ix.stamp[c] = ix.clock
-		if k := ix.sub[c]; k != 0 {
-			ix.sets = append(ix.sets, ix.st.view(ix.at(k)))
+		s := &ix.cover[c]
+		if c < ix.size {
+			s = &ix.sub[c]
+		}
+		if s.n > 0 {
+			ix.sets = append(ix.sets, ix.st.view(s))
 		}
 	}
 	for _, c := range ix.nodes {
 		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			if k := ix.cover[n]; k != 0 {
-				ix.sets = append(ix.sets, ix.st.view(ix.at(k)))
+			if s := &ix.cover[n]; s.n > 0 {
+				ix.sets = append(ix.sets, ix.st.view(s))
 			}
 		}
 	}
