@@ -393,12 +393,23 @@ func (c *csvReader) duplicates(bufs []Buffer, lines []int32) {
 			idx = append(idx, int32(i))
 		}
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
-		if c := cmp.Compare(bufs[a].ID, bufs[b].ID); c != 0 {
-			return c
+	if slices.IsSortedFunc(idx, func(a, b int32) int { return cmp.Compare(bufs[a].ID, bufs[b].ID) }) {
+		// Rows in id order (the usual file): nothing to sort.
+	} else if len(idx) >= radixMin {
+		// By id, then row (the radix sort is stable).
+		ids := make([]int64, len(idx))
+		for k, i := range idx {
+			ids[k] = bufs[i].ID
 		}
-		return cmp.Compare(a, b)
-	})
+		radixSort(ids, idx)
+	} else {
+		slices.SortFunc(idx, func(a, b int32) int {
+			if c := cmp.Compare(bufs[a].ID, bufs[b].ID); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+	}
 	type dup struct {
 		line, first int32
 		id          int64

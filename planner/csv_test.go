@@ -188,3 +188,29 @@ func TestReadCSVManyProblems(t *testing.T) {
 	_, err := ReadCSV(strings.NewReader(sb.String()))
 	assert.Falsef(t, err == nil || !strings.Contains(err.Error(), "5 more problems not listed"), "error %v does not count the rest", err)
 }
+
+// TestReadCSVDuplicatesLarge: past radixMin rows (the radix sort by id),
+// every repeated id is reported on its line with the line of its first
+// row, and negative ids sort before positive ones.
+func TestReadCSVDuplicatesLarge(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("id,lower,upper,size\n")
+	n := radixMin + 500
+	for i := range n {
+		id := int64(n - i) // descending, so that row order is not id order
+		switch i {
+		case 300:
+			id = int64(n - 10) // the id of row 10 (line 12)
+		case 301, 4000:
+			id = -7
+		}
+		fmt.Fprintf(&sb, "%d,0,1,8\n", id)
+	}
+	bufs, err := ReadCSV(strings.NewReader(sb.String()))
+	require.ErrorIsf(t, err, ErrCSV, "%v", err)
+	assert.Nilf(t, bufs, "buffers returned with an error")
+	for _, w := range []string{fmt.Sprintf(`line 302: duplicate id "%d" (first on line 12)`, n-10), `line 4002: duplicate id "-7" (first on line 303)`} {
+		assert.Containsf(t, err.Error(), w, "error lacks %q", w)
+	}
+	assert.Equalf(t, 2, strings.Count(err.Error(), "duplicate id"), "error: %v", err)
+}

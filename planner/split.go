@@ -4,32 +4,31 @@ package planner
 //
 // A fit placer is sequential: each buffer's offset depends on every buffer
 // placed before it. But a buffer that ends by step t and one that starts
-// at t or later never meet, so once the buffers that cross t are placed,
-// the two sides can be placed independently, each among the crossing
-// buffers as fixed obstacles. placeSplit cuts at the start between the
-// 40th and 60th percentile of starts that the fewest buffers cross:
+// at t or later never meet. placeSplit cuts time into pieces of about
+// splitPiece buffers (splitCuts: each cut at a start that few buffers
+// cross) and places:
 //
-//	steps   0 ......... t ......... T
-//	left    [==)  [=====)               end at or before t
-//	cross          [=========)          starts before t, ends after it
-//	right               [====)  [==)    start at or after t
+//  1. the buffers that cross the middle cut T, first, in the given order;
+//  2. then the two sides of T, each on its own goroutine, exactly in the
+//     given order among the buffers of step 1 as fixed obstacles
+//     (placeSide): each piece has a time index of its own, small enough
+//     to stay in the processor's caches, and a buffer that crosses a cut
+//     inside a side is placed at its turn over the indexes of the pieces
+//     it meets.
 //
-// It places the crossing buffers first, in the given order, then each side
-// in that order on its own goroutine. The result is valid for any order;
-// it equals placeInOrder's only when every crossing buffer comes before
-// the others in the order, so it is a placement of its own (the crossing
-// buffers go first), used by auto above autoPortfolioMax buffers, where it
-// halves the placement's wall time.
+//	steps   0 ......... T ......... end
+//	left    [==)  [=====)               end at or before T
+//	cross          [=========)          start before T, end after it
+//	right               [====)  [==)    start at or after T
 //
-// Each side is placed exactly in the given order (placePieces), but not
-// in one time index: in pieces of about splitPiece buffers, cut the same
-// way, each with an index of its own. A piece's index fits in the
-// processor's caches where a side's does not, and a buffer that crosses a
-// cut inside the side is placed at its turn among the indexes of the
-// pieces it meets. The offsets are those of one index over the side.
+// The result is valid for any order. It is placeInOrder's for the order
+// with the buffers of step 1 moved to the front, so it is a placement of
+// its own, used by auto above autoPortfolioMax buffers, where it halves
+// the placement's wall time and the pieces' indexes cut it again.
 //
-// Example: on the synthetic ladder's 1,000,000 buffers about 3,000 cross
-// the median start; first-fit by size gives 1.0056 x LB either way.
+// Example: on the synthetic ladder's 1,000,000 buffers 122 cuts leave
+// pieces of about 8,000 buffers; 68 buffers cross the middle one, and
+// first-fit by size gives 1.0056 x LB as in one index.
 
 import (
 	"context"
@@ -37,12 +36,12 @@ import (
 	"sync"
 )
 
-// splitPiece is the number of buffers placePieces aims at per piece
+// splitPiece is the number of buffers placeSplit aims at per piece
 // (measured on the synthetic million, docs/BENCHMARKS.md).
 const splitPiece = 1 << 13
 
-// placeSplit places bufs in order under policy, split at the median start
-// as described above. It falls back to placeInOrder when a buffer is Fixed.
+// placeSplit places bufs in order under policy, in pieces of time as
+// described above. It falls back to placeInOrder when a buffer is Fixed.
 func placeSplit(ctx context.Context, bufs []Buffer, order []int, policy fitPolicy) ([]int64, error) {
 	return placeSplitPieces(ctx, bufs, order, policy, splitPiece)
 }
@@ -55,38 +54,36 @@ func placeSplitPieces(ctx context.Context, bufs []Buffer, order []int, policy fi
 	if slices.ContainsFunc(bufs, func(b Buffer) bool { return b.Fixed }) || len(bufs) < 2 {
 		return placeInOrder(ctx, bufs, order, policy, nil)
 	}
-	t := splitCuts(bufs, order, 2)[0]
-	// side: 0 left, 1 right, 2 crossing.
-	side := func(b *Buffer) int {
-		switch {
-		case b.End <= t:
-			return 0
-		case b.Start >= t:
-			return 1
-		}
-		return 2
-	}
-	var cross []int
-	for _, i := range order {
-		if side(&bufs[i]) == 2 {
-			cross = append(cross, i)
-		}
+	lay := newPieceLayout(bufs, order, splitCuts(bufs, max(len(bufs)/max(piece, 1), 2)))
+	if lay == nil {
+		return placeInOrder(ctx, bufs, order, policy, nil)
 	}
 	off := make([]int64, len(bufs))
-	if err := placePieces(ctx, bufs, cross, nil, off, policy, len(bufs)); err != nil {
-		return nil, err
+	// Step 1: the buffers across the middle cut, in an index of their own.
+	var top []int
+	for _, r := range lay.top {
+		top = append(top, order[r])
 	}
+	ix := newTimeIndexOf(bufs, top)
+	for n, i := range top {
+		if n&1023 == 1023 {
+			if err := ctxErr(ctx); err != nil {
+				return nil, err
+			}
+		}
+		b := &bufs[i]
+		o := ix.fit(b, policy)
+		off[i] = o
+		ix.record(o, o+b.Size)
+	}
+	ix = nil
+	// Step 2: the sides.
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for s := range 2 {
 		wg.Go(func() {
-			var part []int
-			for _, i := range order {
-				if side(&bufs[i]) == s {
-					part = append(part, i)
-				}
-			}
-			errs[s] = placePieces(ctx, bufs, part, cross, off, policy, piece)
+			sd := &pieceSide{lay: lay, bufs: bufs, order: order, off: off, policy: policy, ctx: ctx}
+			errs[s] = sd.place(s)
 		})
 	}
 	wg.Wait()
@@ -96,16 +93,16 @@ func placeSplitPieces(ctx context.Context, bufs []Buffer, order []int, policy fi
 	return off, nil
 }
 
-// splitCuts returns up to k-1 increasing cut times for the buffers idx of
-// bufs: cut c is, among the distinct starts within a fifth of a piece
-// (len(idx)/k) of the c/k quantile of starts, the one the fewest of them
-// cross (start before it, end after it).
-func splitCuts(bufs []Buffer, idx []int, k int) []int64 {
-	n := len(idx)
+// splitCuts returns up to k-1 increasing cut times: cut c is, among the
+// distinct starts within a fifth of a piece (len(bufs)/k) of the c/k
+// quantile of starts, the one the fewest buffers cross (start before it,
+// end after it).
+func splitCuts(bufs []Buffer, k int) []int64 {
+	n := len(bufs)
 	starts := make([]int64, n)
 	ends := make([]int64, n)
-	for j, i := range idx {
-		starts[j], ends[j] = bufs[i].Start, bufs[i].End
+	for i := range bufs {
+		starts[i], ends[i] = bufs[i].Start, bufs[i].End
 	}
 	var wg sync.WaitGroup
 	wg.Go(func() { radixSort[int64, struct{}](ends, nil) })
@@ -125,7 +122,7 @@ func splitCuts(bufs []Buffer, idx []int, k int) []int64 {
 				t, fewest = starts[j], x
 			}
 		}
-		if len(cuts) == 0 || t > cuts[len(cuts)-1] {
+		if t > starts[0] && (len(cuts) == 0 || t > cuts[len(cuts)-1]) {
 			cuts = append(cuts, t)
 		}
 	}
