@@ -48,6 +48,11 @@ import (
 	"time"
 )
 
+// AutoSplitAbove is the number of buffers above which auto only places
+// first-fit by size in pieces of time (split.go): no portfolio, no
+// search, and about 250 bytes a buffer live at the end.
+const AutoSplitAbove = autoPortfolioMax
+
 const (
 	// autoPortfolioMax is the largest instance the portfolio stage runs on.
 	autoPortfolioMax = 200_000

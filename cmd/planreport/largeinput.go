@@ -1,31 +1,41 @@
 package main
 
-// Large DSA inputs: a tighter garbage-collection target.
+// Large DSA inputs: garbage collection by a memory limit while placing,
+// a tight target after.
 //
-// A million-buffer plan keeps about 230 bytes a buffer live while it places
-// (the buffers, the offsets, the placer's time index); under Go's default
-// target (collect when the heap doubles) the process would peak near
-// twice that. Above largeInputBuffers buffers the command asks the
-// runtime to collect when the heap has grown by a tenth instead, for the
-// rest of the run, and collects at once twice: after reading (the
-// reader's chunks are dead) and after planning (the placer's index is
-// dead, and the verifier is about to allocate 80 bytes a buffer). A few
-// more collections, for about 230 instead of about 500 bytes a buffer at
-// the peak (docs/BENCHMARKS.md).
+// A million-buffer plan keeps about 250 bytes a buffer live by the end of
+// its placement (the buffers, the offsets, the pieces' time indexes);
+// under Go's default target (collect when the heap doubles) the process
+// would peak near twice that. Above largeInputBuffers buffers the command
+// collects once after reading (the reader's chunks are dead) and then,
+// while the plan is made, collects only as the heap nears a soft limit of
+// largeInputPlanLimit bytes a buffer (no percentage target): each cycle
+// scans the buffer records (72 bytes a buffer, with a pointer each), and
+// the tenth-of-the-heap target used before ran about 40 cycles in a
+// million-buffer placement, 1.1 CPU-seconds of 9 (commit f08f030). This
+// holds for the default strategy above planner.AutoSplitAbove buffers
+// (first-fit in pieces of time); other plans of large inputs keep the
+// tenth-of-the-heap target from the start.
 //
-// Once the plan is made it also sets a soft memory limit of 250 bytes a
-// buffer (or a quarter above what is live then, if more), which keeps the
-// report's allocations down: without it the text report of the synthetic
-// million peaks near 290 MB instead of 233. Not before: while the placer
-// works, inputs whose index is larger than the limit, such as the random
-// rows of internal/hostile (about 380 MB), kept the collector running
-// without pause under it (10.2 s wall with a limit from the start, 9.1 s
-// without).
+// Once the plan is made it collects at once (the placer's index is dead,
+// and the verifier is about to allocate 64 bytes a buffer), collects when
+// the heap has grown by a tenth for the rest of the run, and sets a soft
+// limit of 250 bytes a buffer (or a quarter above what is live then, if
+// more), which keeps the report's allocations down: without it the text
+// report of the synthetic million peaks near 290 MB instead of 233.
+//
+// Inputs whose index passes the plan limit, such as the random rows of
+// internal/hostile (about 400 MB), keep the collector running under it
+// (at most half the processor, by the runtime's rule): rows_1m took 18.6 s
+// wall with it and 19.6 s with the tenth-of-the-heap target, so the limit
+// costs them nothing measurable (docs/BENCHMARKS.md).
 
 import (
 	"flag"
 	"runtime"
 	"runtime/debug"
+
+	"github.com/memplan/memplan/planner"
 )
 
 // largeInputBuffers is the size from which the tighter target applies.
@@ -38,6 +48,10 @@ const largeInputGCPercent = 10
 // planning (at least 5/4 of the live heap then).
 const largeInputLimitPerBuffer = 250
 
+// largeInputPlanLimit is the soft memory limit per buffer while the plan
+// is made.
+const largeInputPlanLimit = 280
+
 func init() {
 	register(extension{Name: "largeinput", Flags: func(*flag.FlagSet) hooks {
 		large := false
@@ -46,10 +60,16 @@ func init() {
 				return nil
 			}
 			large = true
-			debug.SetGCPercent(largeInputGCPercent)
 			// The reader's chunks are dead: collect them now, not while
 			// the placer builds its index over them.
 			runtime.GC()
+			if s.Opts.Strategy != "auto" || len(s.Input.Buffers) <= planner.AutoSplitAbove {
+				// Other placers keep more than the limit live.
+				debug.SetGCPercent(largeInputGCPercent)
+				return nil
+			}
+			debug.SetGCPercent(-1)
+			debug.SetMemoryLimit(int64(len(s.Input.Buffers)) * largeInputPlanLimit)
 			return nil
 		}, AfterPlace: func(s *session) {
 			if !large {
@@ -57,6 +77,7 @@ func init() {
 			}
 			// The placer's index is dead: collect it before the
 			// verifier allocates its sweep (80 bytes a buffer).
+			debug.SetGCPercent(largeInputGCPercent)
 			runtime.GC()
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
 
+	"github.com/memplan/memplan/planner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,4 +50,37 @@ func TestLargeInputCollector(t *testing.T) {
 	assert.Equal(t, largeInputGCPercent, gc, "GOGC above the threshold")
 	assert.GreaterOrEqual(t, limit, int64(n)*largeInputLimitPerBuffer, "memory limit above the threshold")
 	assert.Less(t, limit, int64(math.MaxInt64), "a memory limit is set")
+}
+
+// TestLargeInputPlanLimit: while the plan is made, the default strategy
+// above planner.AutoSplitAbove buffers runs the collector by the plan
+// limit alone (no percentage target); another strategy, or an instance at
+// AutoSplitAbove, gets the tenth-of-the-heap target.
+func TestLargeInputPlanLimit(t *testing.T) {
+	collectorSettings()
+	t.Cleanup(func() { collectorSettings() })
+	var hook func(*session) error
+	for _, e := range extensions {
+		if e.Name == "largeinput" {
+			hook = e.Flags(flag.NewFlagSet("t", flag.ContinueOnError)).BeforePlan
+		}
+	}
+	require.NotNil(t, hook, "largeinput has no BeforePlan hook")
+	cases := []struct {
+		strategy string
+		n        int
+		gc       int
+		limit    int64
+	}{
+		{"auto", planner.AutoSplitAbove + 1, -1, int64(planner.AutoSplitAbove+1) * largeInputPlanLimit},
+		{"auto", planner.AutoSplitAbove, largeInputGCPercent, math.MaxInt64},
+		{"portfolio", planner.AutoSplitAbove + 1, largeInputGCPercent, math.MaxInt64},
+	}
+	for _, c := range cases {
+		s := &session{Input: &input{Buffers: make([]planner.Buffer, c.n)}, Opts: planner.Options{Strategy: c.strategy}}
+		require.NoError(t, hook(s))
+		gc, limit := collectorSettings()
+		assert.Equalf(t, c.gc, gc, "GOGC for %s on %d buffers", c.strategy, c.n)
+		assert.Equalf(t, c.limit, limit, "memory limit for %s on %d buffers", c.strategy, c.n)
+	}
 }
