@@ -94,6 +94,18 @@ type csvReader struct {
 	quote []byte   // unquoted cell text, for rows with quotes
 	errs  []error
 	more  int // problems beyond csvMaxErrs
+
+	// The fast path (csvfast.go): with fastCols > 0, a line of exactly
+	// that many plain integer cells, each within its column's range, is
+	// parsed into fv (fast is then true) and not split.
+	fastCols int
+	fastMin  [csvFastMax]int64
+	fastMax  [csvFastMax]int64
+	fv       [csvFastMax]int64
+	fast     bool
+	noFast   bool // tests: always split
+	loCol    int  // the lower and upper columns, for the fast path
+	upCol    int
 }
 
 func (c *csvReader) bad(line int, limit bool, format string, args ...any) {
@@ -142,6 +154,11 @@ func (c *csvReader) next() (bool, error) {
 			}
 			continue // blank line
 		}
+		if c.fastCols > 0 && c.fastRow(raw) {
+			c.cells = c.cells[:0]
+			return true, nil
+		}
+		c.fast = false
 		if !c.split(raw) {
 			continue
 		}
@@ -287,6 +304,7 @@ func (c *csvReader) read() ([]Buffer, error) {
 	idCol, loCol, upCol, szCol := col["id"], col["lower"], col["upper"], col["size"]
 	alignCol, hasAlign := col["alignment"]
 	offCol, hasOff := col["offset"]
+	c.setFast(names)
 	var (
 		chunks   [][]Buffer       // rows in chunks of csvChunk: no regrowth copies
 		lines    []int32          // line of each row, for duplicate reports
@@ -308,6 +326,22 @@ func (c *csvReader) read() ([]Buffer, error) {
 		if rows > c.lim.MaxRows {
 			c.bad(c.line, true, "more than %d rows", c.lim.MaxRows)
 			break
+		}
+		if c.fast {
+			// Every cell an integer within its column's range, and upper
+			// above lower: the row as the general path would read it.
+			v := &c.fv
+			b := Buffer{ID: v[idCol], Start: v[loCol], End: v[upCol], Size: v[szCol]}
+			if hasAlign {
+				b.Align = v[alignCol]
+			}
+			if hasOff {
+				b.Fixed, b.Offset = true, v[offCol]
+			}
+			if !c.keep(b, &total, &fixedTop, &chunks, &lines) {
+				break
+			}
+			continue
 		}
 		if idCol >= len(c.cells) || len(c.cells[idCol]) == 0 {
 			if idCol >= len(c.cells) {
@@ -354,19 +388,9 @@ func (c *csvReader) read() ([]Buffer, error) {
 		if !good {
 			continue
 		}
-		if b.Fixed {
-			fixedTop = max(fixedTop, b.Offset+b.Size)
-		}
-		total += b.Size + max(b.Align, 1) - 1
-		if total+fixedTop > csvMaxTotal {
-			c.bad(c.line, true, "the buffers so far need up to %d bytes with their alignment and fixed offsets, above 2^61", total+fixedTop)
+		if !c.keep(b, &total, &fixedTop, &chunks, &lines) {
 			break
 		}
-		if len(chunks) == 0 || len(chunks[len(chunks)-1]) == csvChunk {
-			chunks = append(chunks, make([]Buffer, 0, csvChunk))
-		}
-		chunks[len(chunks)-1] = append(chunks[len(chunks)-1], b)
-		lines = append(lines, int32(c.line))
 	}
 	// One exact allocation: the chunks and it are the reader's peak, twice
 	// the records, never the three times of a slice grown by appends.
@@ -383,6 +407,28 @@ func (c *csvReader) read() ([]Buffer, error) {
 		return nil, nil
 	}
 	return bufs, nil
+}
+
+// keep adds the good row b to the chunks, with its line, and reports
+// false (with the problem recorded) when the rows so far pass the padded
+// total's limit.
+func (c *csvReader) keep(b Buffer, total, fixedTop *int64, chunks *[][]Buffer, lines *[]int32) bool {
+	if b.Fixed {
+		*fixedTop = max(*fixedTop, b.Offset+b.Size)
+	}
+	*total += b.Size + max(b.Align, 1) - 1
+	if *total+*fixedTop > csvMaxTotal {
+		c.bad(c.line, true, "the buffers so far need up to %d bytes with their alignment and fixed offsets, above 2^61", *total+*fixedTop)
+		return false
+	}
+	ch := *chunks
+	if len(ch) == 0 || len(ch[len(ch)-1]) == csvChunk {
+		ch = append(ch, make([]Buffer, 0, csvChunk))
+		*chunks = ch
+	}
+	ch[len(ch)-1] = append(ch[len(ch)-1], b)
+	*lines = append(*lines, int32(c.line))
+	return true
 }
 
 // duplicates reports every row whose numeric id an earlier row has.
