@@ -63,3 +63,31 @@ func benchPlace(b *testing.B, bufs []Buffer) {
 	}
 	b.ReportMetric(float64(len(bufs)), "buffers")
 }
+
+// BenchmarkSplitPieces times auto's placement of the synthetic million
+// (first-fit by size in pieces of time, split.go) for pieces of 2,048 to
+// 32,768 buffers, reporting arena/LB, the cuts and the buffers across the
+// middle cut; 1 << 30 is one piece a side.
+//
+//	go test ./planner -run '^$' -bench BenchmarkSplitPieces -benchtime 3x
+func BenchmarkSplitPieces(b *testing.B) {
+	bufs := synthetic(1_000_000)
+	ff := singleOrders[3]
+	order := ff.order(bufs)
+	lb := LowerBound(bufs)
+	for _, piece := range []int{1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 30} {
+		b.Run(fmt.Sprintf("piece=%d", piece), func(b *testing.B) {
+			var off []int64
+			var err error
+			for range b.N {
+				off, err = placeSplitPieces(context.Background(), bufs, order, ff.policy, piece)
+				require.NoErrorf(b, err, "%v", err)
+			}
+			b.StopTimer()
+			cuts, crossed := splitCuts(bufs, max(len(bufs)/piece, 2))
+			b.ReportMetric(float64(ArenaSize(bufs, off))/float64(lb), "arena/LB")
+			b.ReportMetric(float64(len(cuts)), "cuts")
+			b.ReportMetric(float64(crossed[middleCut(crossed)]), "across")
+		})
+	}
+}

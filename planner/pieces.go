@@ -40,15 +40,15 @@ func (l *pieceLayout) meets(b *Buffer) (int, int) {
 	return k, max(k, l.pieceOf(b.End-1))
 }
 
-// newPieceLayout divides bufs (placed in order) by cuts, or returns nil
-// when there are none. Empty buffers are in no piece and no list (their
+// newPieceLayout divides bufs (placed in order) by cuts, with cuts[mid]
+// the middle one, or returns nil when there are none. Empty buffers are in no piece and no list (their
 // offset is 0).
-func newPieceLayout(bufs []Buffer, order []int, cuts []int64) *pieceLayout {
+func newPieceLayout(bufs []Buffer, order []int, cuts []int64, mid int) *pieceLayout {
 	if len(cuts) == 0 {
 		return nil
 	}
 	np := len(cuts) + 1
-	l := &pieceLayout{cuts: cuts, mid: len(cuts) / 2, first: make([]int, np+1), meet: make([][]int32, np)}
+	l := &pieceLayout{cuts: cuts, mid: mid, first: make([]int, np+1), meet: make([][]int32, np)}
 	// The piece of every buffer inside one, in index order (a pass over
 	// bufs in memory order); -1 for the others.
 	in := make([]int32, len(bufs))

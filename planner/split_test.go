@@ -120,7 +120,8 @@ func TestPlacePiecesExact(t *testing.T) {
 		for _, p := range []*orderPlacer{singleOrders[3], singleOrders[0]} {
 			order := p.order(bufs)
 			first := order
-			if lay := newPieceLayout(bufs, order, splitCuts(bufs, max(n/piece, 2))); lay != nil {
+			cuts, crossed := splitCuts(bufs, max(n/piece, 2))
+			if lay := newPieceLayout(bufs, order, cuts, middleCut(crossed)); lay != nil {
 				first = nil
 				top := map[int]bool{}
 				for _, r := range lay.top {
