@@ -482,58 +482,6 @@ func (c *csvReader) joined() error {
 	return errors.Join(c.errs...)
 }
 
-// WriteCSV writes bufs in the DSA format with an offset column:
-// id,lower,upper,size,offset, plus alignment when any buffer has one above 1.
-// offsets is index-aligned with bufs; nil writes the header without the
-// offset column. Buffer.Name, when set, is written as the id. Rows are
-// written as they are formatted, through one buffered writer.
-func WriteCSV(w io.Writer, bufs []Buffer, offsets []int64) error {
-	if offsets != nil && len(offsets) != len(bufs) {
-		return fmt.Errorf("planner: %d offsets for %d buffers: %w", len(offsets), len(bufs), ErrLength)
-	}
-	withAlign := false
-	for i := range bufs {
-		withAlign = withAlign || bufs[i].Align > 1
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("id,lower,upper,size")
-	if withAlign {
-		bw.WriteString(",alignment")
-	}
-	if offsets != nil {
-		bw.WriteString(",offset")
-	}
-	bw.WriteByte('\n')
-	var num [24]byte
-	for i := range bufs {
-		b := &bufs[i]
-		if b.Name != "" {
-			bw.WriteString(csvField(b.Name))
-		} else {
-			bw.Write(strconv.AppendInt(num[:0], b.ID, 10))
-		}
-		for _, v := range [3]int64{b.Start, b.End, b.Size} {
-			bw.WriteByte(',')
-			bw.Write(strconv.AppendInt(num[:0], v, 10))
-		}
-		if withAlign {
-			bw.WriteByte(',')
-			bw.Write(strconv.AppendInt(num[:0], max(b.Align, 1), 10))
-		}
-		if offsets != nil {
-			bw.WriteByte(',')
-			bw.Write(strconv.AppendInt(num[:0], offsets[i], 10))
-		}
-		if err := bw.WriteByte('\n'); err != nil {
-			return fmt.Errorf("planner: writing csv row %d: %w", i, err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("planner: writing csv: %w", err)
-	}
-	return nil
-}
-
 // csvField quotes s when the CSV format needs it.
 func csvField(s string) string {
 	if !strings.ContainsAny(s, ",\"\r\n") && strings.TrimSpace(s) == s {
