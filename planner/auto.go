@@ -15,8 +15,9 @@ package planner
 //     losers early. Above autoPortfolioMax buffers, where one best-fit
 //     pass costs seconds and its index about 200 bytes a buffer, auto
 //     runs first-fit by size alone, in two halves of time on two
-//     goroutines (split.go), and returns it (on the synthetic ladder:
-//     1.0056 x LB at 1,000,000 buffers, the same arena as one pass).
+//     goroutines, each in pieces of time (split.go), and returns it (on
+//     the synthetic ladder: 1.0056 x LB at 1,000,000 buffers, the same
+//     arena as one pass).
 //  3. Search: the exact search (search.go) from the best placement so far,
 //     on instances of at most srchExactMax free buffers, under a work cap
 //     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at

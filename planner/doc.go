@@ -30,9 +30,10 @@
 // then the exact search under a work cap scaled to the instance, and
 // stops at the first stage that reaches the lower bound; the cap is
 // counted in branches, not seconds, so the plan does not depend on the
-// machine. Above 200,000 buffers it runs first-fit by size alone, the two
-// halves of time on two goroutines once the buffers crossing the cut are
-// placed (split.go).
+// machine. Above 200,000 buffers (AutoSplitAbove) it runs first-fit by
+// size alone, the two halves of time on two goroutines once the buffers
+// crossing the middle cut are placed, each half in pieces of time with a
+// small index each (split.go, pieces.go).
 //
 // The "search" strategy (Search) goes further, anytime, within a time
 // budget. An instance that falls into independent parts in time (no buffer

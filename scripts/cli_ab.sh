@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# cli_ab.sh times the whole CLI on the synthetic million (planreport gen
+# -kind synthetic -n N; then planreport -format csv -o FILE: read, plan,
+# verify, write) at two git revisions, interleaved on one machine (before,
+# after, before, after, ...), so that load from other jobs hits both sides
+# alike. It prints each run's wall and user seconds and peak RSS (bytes a
+# buffer), the load average before it, the medians, and the arena of each
+# side (from the text report's header).
+#
+#	scripts/cli_ab.sh BEFORE AFTER [COUNT] [N]
+#	scripts/cli_ab.sh b2292f4 HEAD 5
+#
+# Needs GNU time (/usr/bin/time).
+set -euo pipefail
+before=$1 after=$2 count=${3:-5} n=${4:-1000000}
+root=$(git rev-parse --show-toplevel)
+out=$(mktemp -d)
+trap 'for s in before after; do git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true; done; rm -rf "$out"' EXIT
+for side in before after; do
+	rev=${!side}
+	git -C "$root" worktree add --quiet --detach "$out/src-$side" "$rev"
+	(cd "$out/src-$side" && go build -o "$out/$side" ./cmd/planreport)
+	echo "$side: $(git -C "$out/src-$side" rev-parse --short HEAD) $(git -C "$out/src-$side" log -1 --format=%s | cut -c1-70)"
+done
+"$out/after" gen -kind synthetic -n "$n" -o "$out/in.csv"
+for i in $(seq "$count"); do
+	for side in before after; do
+		load=$(cut -d' ' -f1-3 /proc/loadavg)
+		/usr/bin/time -o "$out/time" -f "%e %U %M" "$out/$side" -format csv -o "$out/$side.csv" "$out/in.csv"
+		read -r wall user kb <"$out/time"
+		echo "$side run $i: $wall s wall, $user s user, $((kb * 1024 / n)) B/buffer (load $load)"
+		echo "$side $wall" >>"$out/walls"
+	done
+done
+for side in before after; do
+	med=$(awk -v s="$side" '$1 == s { print $2 }' "$out/walls" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+	"$out/$side" -format text -o "$out/$side.txt" "$out/in.csv"
+	echo "$side: median $med s wall; $(head -2 "$out/$side.txt" | tail -1)"
+done
