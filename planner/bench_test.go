@@ -67,7 +67,7 @@ func benchPlace(b *testing.B, bufs []Buffer) {
 // BenchmarkSplitPieces times auto's placement of the synthetic million
 // (first-fit by size in pieces of time, split.go) for pieces of 2,048 to
 // 32,768 buffers, reporting arena/LB, the cuts and the buffers across the
-// middle cut; 1 << 30 is one piece a side.
+// middle cut; 1 << 30 is one piece a side; "one-pass" is placeInOrder.
 //
 //	go test ./planner -run '^$' -bench BenchmarkSplitPieces -benchtime 3x
 func BenchmarkSplitPieces(b *testing.B) {
@@ -75,6 +75,13 @@ func BenchmarkSplitPieces(b *testing.B) {
 	ff := singleOrders[3]
 	order := ff.order(bufs)
 	lb := LowerBound(bufs)
+	b.Run("one-pass", func(b *testing.B) {
+		var off []int64
+		for range b.N {
+			off, _ = placeInOrder(context.Background(), bufs, order, ff.policy, nil)
+		}
+		b.ReportMetric(float64(ArenaSize(bufs, off))/float64(lb), "arena/LB")
+	})
 	for _, piece := range []int{1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 30} {
 		b.Run(fmt.Sprintf("piece=%d", piece), func(b *testing.B) {
 			var off []int64
@@ -84,10 +91,10 @@ func BenchmarkSplitPieces(b *testing.B) {
 				require.NoErrorf(b, err, "%v", err)
 			}
 			b.StopTimer()
-			cuts, crossed := splitCuts(bufs, max(len(bufs)/piece, 2))
+			lay := newPieceLayout(bufs, order, splitCuts(bufs, max(len(bufs)/piece, 2)))
 			b.ReportMetric(float64(ArenaSize(bufs, off))/float64(lb), "arena/LB")
-			b.ReportMetric(float64(len(cuts)), "cuts")
-			b.ReportMetric(float64(crossed[middleCut(crossed)]), "across")
+			b.ReportMetric(float64(len(lay.cuts)), "cuts")
+			b.ReportMetric(float64(len(lay.top)), "across")
 		})
 	}
 }

@@ -2,8 +2,10 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // pieceLayout is placeSplit's division of an instance by the cuts:
@@ -40,15 +42,16 @@ func (l *pieceLayout) meets(b *Buffer) (int, int) {
 	return k, max(k, l.pieceOf(b.End-1))
 }
 
-// newPieceLayout divides bufs (placed in order) by cuts, with cuts[mid]
-// the middle one, or returns nil when there are none. Empty buffers are in no piece and no list (their
-// offset is 0).
-func newPieceLayout(bufs []Buffer, order []int, cuts []int64, mid int) *pieceLayout {
+// newPieceLayout divides bufs (placed in order) by cuts, or returns nil
+// when there are none. The middle cut is the first after which half the
+// buffers inside pieces are on its left. Empty buffers are in no piece
+// and no list (their offset is 0).
+func newPieceLayout(bufs []Buffer, order []int, cuts []int64) *pieceLayout {
 	if len(cuts) == 0 {
 		return nil
 	}
 	np := len(cuts) + 1
-	l := &pieceLayout{cuts: cuts, mid: mid, first: make([]int, np+1), meet: make([][]int32, np)}
+	l := &pieceLayout{cuts: cuts, first: make([]int, np+1), meet: make([][]int32, np)}
 	// The piece of every buffer inside one, in index order (a pass over
 	// bufs in memory order); -1 for the others.
 	in := make([]int32, len(bufs))
@@ -64,6 +67,9 @@ func newPieceLayout(bufs []Buffer, order []int, cuts []int64, mid int) *pieceLay
 	}
 	for k := range np {
 		l.first[k+1] += l.first[k]
+	}
+	for l.mid < len(cuts)-1 && 2*l.first[l.mid+1] < l.first[np] {
+		l.mid++
 	}
 	l.members = make([]int32, l.first[np])
 	fill := slices.Clone(l.first[:np])
@@ -101,21 +107,23 @@ func ctxErr(ctx context.Context) error {
 	return nil
 }
 
-// pieceSide places one side of a pieceLayout, exactly in order, among
-// the buffers across the middle cut (already placed at off).
+// errOtherSide stops a side whose partner failed (the partner's error is
+// the one reported).
+var errOtherSide = errors.New("planner: the other side failed")
+
+// pieceRun is one placement of a pieceLayout by its two sides. Each side
+// owns its pieces (their indexes, cursors and counts); a buffer across
+// the middle cut is placed by side 0 over the pieces of both while side 1
+// waits: side 1 sends ready[j] once its pieces are up to the j-th such
+// buffer's turn, and side 0 sends done[j] once it is recorded.
 //
-// A buffer inside a piece meets only buffers of that piece and the ones
-// that cross one of its cuts. A crossing buffer is placed at its turn,
-// after the buffers before it in the order of every piece it meets, over
-// their indexes together, and recorded in each. So a piece runs ahead
-// alone until the next crossing buffer that meets it, and the offsets are
-// those of a single index.
-//
-// Example: cuts at steps 10 and 20 make three pieces; a buffer x = [12,
-// 25) crosses 20. The order a (piece 0), b (piece 1), x, c (piece 2), d
-// (piece 1) runs a; then b, and piece 2 up to x's turn (nothing); x over
-// the indexes of pieces 1 and 2; then c and d. Piece 0 never waits.
-type pieceSide struct {
+// Example: cuts at steps 10 and 20 make three pieces, the middle cut 10;
+// x = [12, 25) crosses 20 (a cut of side 1), y = [5, 15) crosses 10. The
+// order a (piece 0), y, b (piece 1), x, c (piece 2), d (piece 1): side 0
+// places a, stops at y, and places it over pieces 0 and 1 once side 1
+// is ready (it has nothing before y); then side 1 places b; x over
+// pieces 1 and 2; c and d. Side 0 is done after y.
+type pieceRun struct {
 	lay    *pieceLayout
 	bufs   []Buffer
 	order  []int
@@ -123,122 +131,174 @@ type pieceSide struct {
 	policy fitPolicy
 	ctx    context.Context
 
-	ixs    []*timeIndex // open pieces' indexes
-	cur    []int        // each piece's next member (into lay.members)
-	placed int
+	ixs         []*timeIndex // open pieces' indexes
+	cur         []int        // each piece's next member (into lay.members)
+	left        []int        // crossing buffers still to place in each piece
+	ready, done []chan struct{}
+	stop        chan struct{} // closed when a side fails
+	stopOnce    sync.Once
 }
 
-// place places side s (0 or 1).
-func (sd *pieceSide) place(s int) error {
-	l := sd.lay
+func newPieceRun(ctx context.Context, l *pieceLayout, bufs []Buffer, order []int, policy fitPolicy) *pieceRun {
+	np := len(l.cuts) + 1
+	run := &pieceRun{lay: l, bufs: bufs, order: order, off: make([]int64, len(bufs)), policy: policy, ctx: ctx,
+		ixs: make([]*timeIndex, np), cur: slices.Clone(l.first[:np]), left: make([]int, np),
+		ready: make([]chan struct{}, len(l.top)), done: make([]chan struct{}, len(l.top)), stop: make(chan struct{})}
+	for k := range np {
+		run.left[k] = len(l.meet[k])
+	}
+	for j := range l.top {
+		run.ready[j], run.done[j] = make(chan struct{}, 1), make(chan struct{}, 1)
+	}
+	return run
+}
+
+// side places side s (0 or 1): its crossing buffers and those across the
+// middle cut in order, each after the members before it, then the rest
+// of its pieces.
+func (run *pieceRun) side(s int) error {
+	err := run.sideEvents(s)
+	if err != nil {
+		run.stopOnce.Do(func() { close(run.stop) })
+		if errors.Is(err, errOtherSide) {
+			return nil
+		}
+	}
+	return err
+}
+
+func (run *pieceRun) sideEvents(s int) error {
+	l := run.lay
 	lo, hi := 0, l.mid // the side's pieces
 	if s == 1 {
 		lo, hi = l.mid+1, len(l.cuts)
 	}
-	sd.ixs = make([]*timeIndex, len(l.cuts)+1)
-	sd.cur = slices.Clone(l.first[:len(l.cuts)+1])
-	// left[k] counts the crossing buffers of the side still to place in
-	// piece k: the piece's index is dropped after the last.
-	left := make([]int, len(l.cuts)+1)
-	for _, r := range l.cross[s] {
-		k1, k2 := l.meets(&sd.bufs[sd.order[r]])
-		for k := k1; k <= k2; k++ {
-			left[k]++
-		}
-	}
-	end := len(sd.order)
-	q := &timeIndex{} // the sets of a crossing buffer's pieces together
-	for _, r := range l.cross[s] {
-		i := sd.order[r]
-		b := &sd.bufs[i]
-		k1, k2 := l.meets(b)
-		q.sets = q.sets[:0]
-		for k := k1; k <= k2; k++ {
-			if err := sd.advance(k, int(r)); err != nil {
+	cross, top := l.cross[s], l.top
+	for len(cross) > 0 || len(top) > 0 {
+		if len(top) == 0 || (len(cross) > 0 && cross[0] < top[0]) {
+			if err := run.place(cross[0], lo, hi, -1); err != nil {
 				return err
 			}
-			sd.ixs[k].collect(b.Start, b.End)
-			q.sets = append(q.sets, sd.ixs[k].sets...)
+			cross = cross[1:]
+			continue
 		}
-		if err := sd.tick(); err != nil {
+		j := len(l.top) - len(top)
+		if err := run.place(top[0], lo, hi, j); err != nil {
 			return err
 		}
-		q.cur = q.cur[:0]
-		for range q.sets {
-			q.cur = append(q.cur, 0)
-		}
-		o := q.choose(b, sd.policy)
-		sd.off[i] = o
-		for k := k1; k <= k2; k++ {
-			sd.ixs[k].record(o, o+b.Size) // collect left b's nodes there
-			if left[k]--; left[k] == 0 {
-				if err := sd.advance(k, end); err != nil {
-					return err
-				}
-				sd.ixs[k] = nil
-			}
-		}
+		top = top[1:]
 	}
 	for k := lo; k <= hi; k++ {
-		if sd.cur[k] < l.first[k+1] {
-			if err := sd.advance(k, end); err != nil {
-				return err
-			}
-			sd.ixs[k] = nil
+		if err := run.finish(k); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (sd *pieceSide) tick() error {
-	if sd.placed++; sd.placed&1023 == 0 {
-		return ctxErr(sd.ctx)
+// place places the crossing buffer of rank r at its turn, for the side
+// of pieces lo..hi; j >= 0 when it crosses the middle cut (the j-th such
+// buffer): then side 0 places it and side 1 waits.
+func (run *pieceRun) place(r int32, lo, hi, j int) error {
+	i := run.order[r]
+	b := &run.bufs[i]
+	k1, k2 := run.lay.meets(b)
+	own1, own2 := max(k1, lo), min(k2, hi)
+	for k := own1; k <= own2; k++ {
+		if err := run.advance(k, int(r)); err != nil {
+			return err
+		}
+	}
+	switch {
+	case j >= 0 && lo > 0: // side 1: side 0 places it
+		run.ready[j] <- struct{}{}
+		if err := run.wait(run.done[j]); err != nil {
+			return err
+		}
+	default:
+		if j >= 0 {
+			if err := run.wait(run.ready[j]); err != nil {
+				return err
+			}
+		}
+		q := &timeIndex{} // the sets of b's pieces together
+		for k := k1; k <= k2; k++ {
+			run.ixs[k].collect(b.Start, b.End)
+			q.sets = append(q.sets, run.ixs[k].sets...)
+		}
+		q.cur = make([]int, len(q.sets))
+		o := q.choose(b, run.policy)
+		run.off[i] = o
+		for k := k1; k <= k2; k++ {
+			run.ixs[k].record(o, o+b.Size) // collect left b's nodes there
+		}
+		if j >= 0 {
+			run.done[j] <- struct{}{}
+		}
+	}
+	for k := own1; k <= own2; k++ {
+		if run.left[k]--; run.left[k] == 0 {
+			if err := run.finish(k); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
 
-// open returns piece k's index, made on first use with the buffers of
-// the middle cut that meet it as obstacles.
-func (sd *pieceSide) open(k int) *timeIndex {
-	if ix := sd.ixs[k]; ix != nil {
+// wait waits for ch, or returns errOtherSide once the other side failed.
+func (run *pieceRun) wait(ch chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-run.stop:
+		return errOtherSide
+	}
+}
+
+// finish places the rest of piece k and drops its index.
+func (run *pieceRun) finish(k int) error {
+	if err := run.advance(k, len(run.order)); err != nil {
+		return err
+	}
+	run.ixs[k] = nil
+	return nil
+}
+
+// open returns piece k's index, made on first use.
+func (run *pieceRun) open(k int) *timeIndex {
+	if ix := run.ixs[k]; ix != nil {
 		return ix
 	}
-	l := sd.lay
-	var idx []int
+	l := run.lay
+	idx := make([]int, 0, l.first[k+1]-l.first[k]+len(l.meet[k]))
 	for _, r := range l.members[l.first[k]:l.first[k+1]] {
-		idx = append(idx, sd.order[r])
+		idx = append(idx, run.order[r])
 	}
 	for _, i := range l.meet[k] {
 		idx = append(idx, int(i))
 	}
-	ix := newTimeIndexOf(sd.bufs, idx)
-	for _, i := range l.meet[k] {
-		if b := &sd.bufs[i]; l.isTop(b) {
-			ix.add(b.Start, b.End, sd.off[i], sd.off[i]+b.Size)
-		}
-	}
-	sd.ixs[k] = ix
-	return ix
-}
-
-// isTop reports whether b crosses the middle cut.
-func (l *pieceLayout) isTop(b *Buffer) bool {
-	k1, k2 := l.meets(b)
-	return k1 <= l.mid && k2 > l.mid
+	run.ixs[k] = newTimeIndexOf(run.bufs, idx)
+	return run.ixs[k]
 }
 
 // advance places piece k's members of rank below r.
-func (sd *pieceSide) advance(k, r int) error {
-	l := sd.lay
-	ix := sd.open(k)
-	for ; sd.cur[k] < l.first[k+1] && int(l.members[sd.cur[k]]) < r; sd.cur[k]++ {
-		if err := sd.tick(); err != nil {
-			return err
+func (run *pieceRun) advance(k, r int) error {
+	l := run.lay
+	if run.cur[k] == l.first[k+1] && run.ixs[k] == nil && run.left[k] == 0 {
+		return nil // finished
+	}
+	ix := run.open(k)
+	for ; run.cur[k] < l.first[k+1] && int(l.members[run.cur[k]]) < r; run.cur[k]++ {
+		if run.cur[k]&1023 == 0 {
+			if err := ctxErr(run.ctx); err != nil {
+				return err
+			}
 		}
-		i := sd.order[l.members[sd.cur[k]]]
-		b := &sd.bufs[i]
-		o := ix.fit(b, sd.policy)
-		sd.off[i] = o
+		i := run.order[l.members[run.cur[k]]]
+		b := &run.bufs[i]
+		o := ix.fit(b, run.policy)
+		run.off[i] = o
 		ix.record(o, o+b.Size)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,9 +104,9 @@ func TestSortIndices(t *testing.T) {
 }
 
 // TestPlacePiecesExact: the split placement in pieces of 2 to 8 buffers
-// gives exactly placeInOrder's offsets for the order with the buffers
-// across the middle cut moved to the front, for first-fit and best-fit, on
-// random instances (short and long lifespans, empty and aligned buffers).
+// gives exactly placeInOrder's offsets, for first-fit and best-fit, on
+// random instances (short and long lifespans, empty and aligned buffers);
+// a cancelled context stops it with an error, whichever side sees it.
 func TestPlacePiecesExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 60).Draw(t, "n")
@@ -119,26 +120,29 @@ func TestPlacePiecesExact(t *testing.T) {
 		piece := rapid.IntRange(2, 8).Draw(t, "piece")
 		for _, p := range []*orderPlacer{singleOrders[3], singleOrders[0]} {
 			order := p.order(bufs)
-			first := order
-			cuts, crossed := splitCuts(bufs, max(n/piece, 2))
-			if lay := newPieceLayout(bufs, order, cuts, middleCut(crossed)); lay != nil {
-				first = nil
-				top := map[int]bool{}
-				for _, r := range lay.top {
-					first = append(first, order[r])
-					top[order[r]] = true
-				}
-				for _, i := range order {
-					if !top[i] {
-						first = append(first, i)
-					}
-				}
-			}
-			want, err := placeInOrder(context.Background(), bufs, first, p.policy, nil)
+			want, err := placeInOrder(context.Background(), bufs, order, p.policy, nil)
 			require.NoErrorf(t, err, "%v", err)
 			got, err := placeSplitPieces(context.Background(), bufs, order, p.policy, piece)
 			require.NoErrorf(t, err, "%v", err)
 			require.Equalf(t, want, got, "%s: pieces of %d", p.name, piece)
 		}
 	})
+}
+
+// TestPlaceSplitCancelled: on the synthetic ladder's 20,000 buffers in
+// pieces of 256 (many buffers across the middle cut, where one side waits
+// for the other), a context cancelled before or during the placement
+// gives context.Canceled and no hang.
+func TestPlaceSplitCancelled(t *testing.T) {
+	bufs := synthetic(20_000)
+	ff := singleOrders[3]
+	order := ff.order(bufs)
+	for _, after := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), after)
+		_, err := placeSplitPieces(ctx, bufs, order, ff.policy, 256)
+		cancel()
+		if after == 0 || err != nil {
+			assert.ErrorIsf(t, err, context.DeadlineExceeded, "cancelled after %v: %v", after, err)
+		}
+	}
 }

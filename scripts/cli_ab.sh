@@ -35,5 +35,5 @@ done
 for side in before after; do
 	med=$(awk -v s="$side" '$1 == s { print $2 }' "$out/walls" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 	"$out/$side" -format text -o "$out/$side.txt" "$out/in.csv"
-	echo "$side: median $med s wall; $(head -2 "$out/$side.txt" | tail -1)"
+	echo "$side: median $med s wall; $(head -1 "$out/$side.txt")"
 done
