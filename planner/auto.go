@@ -129,10 +129,11 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 			off, err := placeInOrder(ctx, bufs, peak, firstFit, nil)
 			quick[1] = autoCand{off, "peak/firstfit", err}
 		})
-	} else {
-		quick = quick[:1]
 	}
 	wg.Wait()
+	if len(bufs) > autoPortfolioMax {
+		quick = quick[:1] // after the goroutines: they index quick
+	}
 	best, err := autoBest(bufs, quick)
 	if err != nil {
 		return nil, "", err

@@ -88,3 +88,16 @@ func TestSearchWorkCapDeterministic(t *testing.T) {
 		t.Errorf("arena %d above the portfolio seed's %d", a.Arena, ArenaSize(bufs, seed))
 	}
 }
+
+// TestAutoSplitPlan: above AutoSplitAbove buffers auto places first-fit
+// in pieces of time, the plan's lower bound (computed beside the
+// placement) is LowerBound's, and the plan verifies.
+func TestAutoSplitPlan(t *testing.T) {
+	bufs := synthetic(AutoSplitAbove + 1000)
+	p, err := PlanBuffers(context.Background(), bufs, Options{})
+	require.NoErrorf(t, err, "%v", err)
+	assert.Equal(t, "auto/split/firstfit", p.Strategy)
+	assert.Equal(t, LowerBound(bufs), p.LowerBoundBytes, "lower bound")
+	require.NoErrorf(t, VerifyPlacement(bufs, p.Offsets), "the plan")
+	assert.Equal(t, ArenaSize(bufs, p.Offsets), p.ArenaBytes, "arena")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/memplan/memplan/ir"
@@ -147,7 +148,19 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 	p.Strategy = pl.Name()
 	// The bound first, while the placer's index does not exist yet: its
 	// events (32 bytes a buffer) then never add to the index's peak.
-	p.LowerBoundBytes = LowerBound(p.Buffers)
+	// auto's split placement (above AutoSplitAbove buffers) does not use
+	// the bound, and its first steps (the order, the cuts' layout) run on
+	// one core: the bound is computed beside them.
+	ap, isAuto := pl.(autoPlacer)
+	lb := int64(0) // what auto is told: 0 only where it does not use it
+	var lbDone sync.WaitGroup
+	defer lbDone.Wait()
+	if isAuto && len(p.Buffers) > AutoSplitAbove {
+		lbDone.Go(func() { p.LowerBoundBytes = LowerBound(p.Buffers) })
+	} else {
+		p.LowerBoundBytes = LowerBound(p.Buffers)
+		lb = p.LowerBoundBytes
+	}
 	if pf, ok := pl.(*portfolio); ok {
 		off, win, err := pf.placeBest(ctx, p.Buffers)
 		if err != nil {
@@ -155,8 +168,8 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 		}
 		p.Offsets = off
 		p.Strategy = "portfolio/" + pf.members[win].Name()
-	} else if ap, ok := pl.(autoPlacer); ok {
-		off, method, err := ap.placeNamed(ctx, p.Buffers, p.LowerBoundBytes)
+	} else if isAuto {
+		off, method, err := ap.placeNamed(ctx, p.Buffers, lb)
 		if err != nil {
 			return err
 		}
@@ -177,6 +190,7 @@ func (p *Plan) place(ctx context.Context, opts Options) error {
 			return fmt.Errorf("planner: buffer %d (id %d): %d bytes at offset %d end past the largest int64 (alignment %d): %w", i, b.ID, b.Size, off, b.Align, ErrOutsideArena)
 		}
 	}
+	lbDone.Wait()
 	p.ArenaBytes = ArenaSize(p.Buffers, p.Offsets)
 	p.UnsharedBytes = UnsharedSize(p.Buffers)
 	return nil

@@ -54,7 +54,7 @@ const largeInputPlanLimit = 280
 
 func init() {
 	register(extension{Name: "largeinput", Flags: func(*flag.FlagSet) hooks {
-		large := false
+		large, split := false, false
 		return hooks{BeforePlan: func(s *session) error {
 			if s.Input == nil || len(s.Input.Buffers) <= largeInputBuffers {
 				return nil
@@ -68,6 +68,7 @@ func init() {
 				debug.SetGCPercent(largeInputGCPercent)
 				return nil
 			}
+			split = true
 			debug.SetGCPercent(-1)
 			debug.SetMemoryLimit(int64(len(s.Input.Buffers)) * largeInputPlanLimit)
 			return nil
@@ -76,8 +77,10 @@ func init() {
 				return
 			}
 			// The placer's index is dead: collect it before the
-			// verifier allocates its sweep (80 bytes a buffer).
-			debug.SetGCPercent(largeInputGCPercent)
+			// verifier allocates its sweep (64 bytes a buffer).
+			if !split {
+				debug.SetGCPercent(largeInputGCPercent)
+			}
 			runtime.GC()
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
