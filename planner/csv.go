@@ -6,7 +6,10 @@ package planner
 // The reader takes one line at a time from a bufio.Reader and splits it in
 // place: a row costs no allocation unless its id is a name (a numeric id is
 // parsed straight into Buffer.ID), so a million rows cost their Buffer
-// records and little else. Every limit is checked while reading, on the
+// records and little else; rows of plain integers skip the split
+// (csvfast.go). When the input is a file (it has Stat), the records are
+// allocated once, sized from its length and the bytes of the first 16,384
+// rows, and never copied. Every limit is checked while reading, on the
 // line that passes it, before anything is planned:
 //
 //   - rows: at most CSVLimits.MaxRows (16,777,216 by default);
@@ -30,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,6 +86,12 @@ func ReadCSVLimits(r io.Reader, lim CSVLimits) ([]Buffer, error) {
 	}
 	// The reader's buffer holds the longest line allowed and its newline.
 	cr := &csvReader{br: bufio.NewReaderSize(r, max(lim.MaxLineBytes+2, 4096)), lim: lim}
+	// A file's size lets the reader size its records once (csvReader.keep).
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			cr.size = fi.Size()
+		}
+	}
 	return cr.read()
 }
 
@@ -89,6 +99,8 @@ func ReadCSVLimits(r io.Reader, lim CSVLimits) ([]Buffer, error) {
 type csvReader struct {
 	br    *bufio.Reader
 	lim   CSVLimits
+	size  int64    // the input's size in bytes when known, else 0
+	read1 int64    // bytes read so far
 	line  int      // current line number, from 1
 	cells [][]byte // the current row's cells (into the bufio buffer or quoted)
 	quote []byte   // unquoted cell text, for rows with quotes
@@ -127,6 +139,7 @@ func (c *csvReader) bad(line int, limit bool, format string, args ...any) {
 func (c *csvReader) next() (bool, error) {
 	for {
 		raw, err := c.br.ReadSlice('\n')
+		c.read1 += int64(len(raw))
 		if len(raw) == 0 && err != nil {
 			if err == io.EOF {
 				return false, nil
@@ -306,7 +319,7 @@ func (c *csvReader) read() ([]Buffer, error) {
 	offCol, hasOff := col["offset"]
 	c.setFast(names)
 	var (
-		chunks   [][]Buffer       // rows in chunks of csvChunk: no regrowth copies
+		chunks   [][]Buffer       // rows in chunks of csvChunk (or one, sized): no regrowth copies
 		lines    []int32          // line of each row, for duplicate reports
 		named    map[string]int32 // name -> line
 		total    int64            // sizes plus padding
@@ -392,12 +405,19 @@ func (c *csvReader) read() ([]Buffer, error) {
 			break
 		}
 	}
-	// One exact allocation: the chunks and it are the reader's peak, twice
-	// the records, never the three times of a slice grown by appends.
-	bufs := make([]Buffer, 0, len(lines))
-	for k := range chunks {
-		bufs = append(bufs, chunks[k]...)
-		chunks[k] = nil
+	// From a file of known size the rows are in one chunk, the result (a
+	// twentieth spare). Otherwise one exact allocation: the chunks and it
+	// are the reader's peak, twice the records, never the three times of
+	// a slice grown by appends.
+	var bufs []Buffer
+	if len(chunks) == 1 {
+		bufs = chunks[0] // sized from the input's size: no copy
+	} else {
+		bufs = make([]Buffer, 0, len(lines))
+		for k := range chunks {
+			bufs = append(bufs, chunks[k]...)
+			chunks[k] = nil
+		}
 	}
 	c.duplicates(bufs, lines)
 	if len(c.errs) > 0 {
@@ -422,7 +442,18 @@ func (c *csvReader) keep(b Buffer, total, fixedTop *int64, chunks *[][]Buffer, l
 		return false
 	}
 	ch := *chunks
-	if len(ch) == 0 || len(ch[len(ch)-1]) == csvChunk {
+	if len(ch) == 1 && len(ch[0]) == cap(ch[0]) && c.size > 0 && c.read1 > 0 {
+		// The first chunk is full: when the input's size is known, one
+		// chunk for every row, estimated from the bytes a row took so far
+		// (plus a twentieth), replaces it, and is the result.
+		est := int(min(float64(c.size)/float64(c.read1)*float64(len(ch[0]))*1.05, float64(c.lim.MaxRows))) + csvChunk
+		if est > 2*csvChunk {
+			all := make([]Buffer, len(ch[0]), est)
+			copy(all, ch[0])
+			ch[0] = all
+		}
+	}
+	if len(ch) == 0 || len(ch[len(ch)-1]) == cap(ch[len(ch)-1]) {
 		ch = append(ch, make([]Buffer, 0, csvChunk))
 		*chunks = ch
 	}

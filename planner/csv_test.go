@@ -214,3 +214,33 @@ func TestReadCSVDuplicatesLarge(t *testing.T) {
 	}
 	assert.Equalf(t, 2, strings.Count(err.Error(), "duplicate id"), "error: %v", err)
 }
+
+// TestReadCSVFileSized: from a file (sized records: one allocation,
+// estimated from the first rows) ReadCSV reads what it reads from a plain
+// reader, both when the estimate holds and when later rows are much
+// shorter than the first ones (more rows than estimated: chunks again).
+func TestReadCSVFileSized(t *testing.T) {
+	for _, name := range []string{"uniform", "shorter later"} {
+		var sb strings.Builder
+		sb.WriteString("id,lower,upper,size\n")
+		n := 3*csvChunk + 100
+		for i := range n {
+			if name == "shorter later" && i < csvChunk {
+				fmt.Fprintf(&sb, "%020d,%d,%d,%d\n", i, 1000000+i, 1000003+i, 4096+i)
+				continue
+			}
+			fmt.Fprintf(&sb, "%d,%d,%d,%d\n", i, i%7, i%7+1, 64)
+		}
+		path := filepath.Join(t.TempDir(), "in.csv")
+		require.NoError(t, os.WriteFile(path, []byte(sb.String()), 0o644))
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		got, err := ReadCSV(f)
+		f.Close()
+		require.NoErrorf(t, err, "%s: %v", name, err)
+		want, err := ReadCSV(strings.NewReader(sb.String()))
+		require.NoErrorf(t, err, "%s: %v", name, err)
+		require.Lenf(t, got, n, "%s: rows", name)
+		require.Truef(t, slices.Equal(want, got), "%s: the file's buffers differ from the reader's", name)
+	}
+}
