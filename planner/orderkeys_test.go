@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"testing"
@@ -33,15 +32,7 @@ func TestSortByKeysOracle(t *testing.T) {
 			if p.fields == nil {
 				continue
 			}
-			c := func(i, j int) int {
-				if c := p.less(&bufs[i], &bufs[j]); c != 0 {
-					return c
-				}
-				if c := byContent(&bufs[i], &bufs[j]); c != 0 {
-					return c
-				}
-				return cmp.Compare(i, j)
-			}
+			c := p.compare(bufs)
 			want := make([]int, n)
 			for i := range want {
 				want[i] = i

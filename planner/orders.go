@@ -48,7 +48,19 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 	for i := range order {
 		order[i] = i
 	}
-	c := func(i, j int) int {
+	c := p.compare(bufs)
+	if p.fields != nil && len(bufs) >= radixMin {
+		sortByKeys(bufs, order, p.fields, c)
+	} else {
+		sortIndices(order, c)
+	}
+	return order
+}
+
+// compare returns p's total order on the indices of bufs: by p.less,
+// then by content, then by index.
+func (p *orderPlacer) compare(bufs []Buffer) func(i, j int) int {
+	return func(i, j int) int {
 		if c := p.less(&bufs[i], &bufs[j]); c != 0 {
 			return c
 		}
@@ -57,12 +69,6 @@ func (p *orderPlacer) order(bufs []Buffer) []int {
 		}
 		return cmp.Compare(i, j)
 	}
-	if p.fields != nil && len(bufs) >= radixMin {
-		sortByKeys(bufs, order, p.fields, c)
-	} else {
-		sortIndices(order, c)
-	}
-	return order
 }
 
 // sortIndices sorts s by c, a total order; above sortParallel elements the

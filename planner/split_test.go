@@ -105,8 +105,7 @@ func TestSortIndices(t *testing.T) {
 
 // TestPlacePiecesExact: the split placement in pieces of 2 to 8 buffers
 // gives exactly placeInOrder's offsets, for first-fit and best-fit, on
-// random instances (short and long lifespans, empty and aligned buffers);
-// a cancelled context stops it with an error, whichever side sees it.
+// random instances (short and long lifespans, empty and aligned buffers).
 func TestPlacePiecesExact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 60).Draw(t, "n")
