@@ -29,9 +29,10 @@ package planner
 //	side 1              [====)  [==)    stopped there
 //
 // Example: on the synthetic ladder's 1,000,000 buffers, 121 cuts leave
-// pieces of about 8,000 buffers, 70 buffers cross the middle cut, and
-// first-fit by size gives 1.0056 x LB, one pass's arena, in about half its
-// time (BenchmarkSplitPieces).
+// pieces of about 8,000 buffers, 85 buffers cross the middle cut, and
+// first-fit by size gives 1.0056 x LB, one pass's arena, in 2.6 s where
+// one pass takes 6.7 s and two halves of one index each 3.7 s
+// (BenchmarkSplitPieces, docs/BENCHMARKS.md).
 
 import (
 	"context"
