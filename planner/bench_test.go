@@ -87,7 +87,7 @@ func BenchmarkSplitPieces(b *testing.B) {
 			var off []int64
 			var err error
 			for range b.N {
-				off, err = placeSplitPieces(context.Background(), bufs, order, ff.policy, piece)
+				off, err = placeSplitPieces(context.Background(), bufs, order, ff.policy, piece, splitLimits{})
 				require.NoErrorf(b, err, "%v", err)
 			}
 			b.StopTimer()

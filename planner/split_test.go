@@ -121,7 +121,7 @@ func TestPlacePiecesExact(t *testing.T) {
 			order := p.order(bufs)
 			want, err := placeInOrder(context.Background(), bufs, order, p.policy, nil)
 			require.NoErrorf(t, err, "%v", err)
-			got, err := placeSplitPieces(context.Background(), bufs, order, p.policy, piece)
+			got, err := placeSplitPieces(context.Background(), bufs, order, p.policy, piece, splitLimits{})
 			require.NoErrorf(t, err, "%v", err)
 			require.Equalf(t, want, got, "%s: pieces of %d", p.name, piece)
 		}
@@ -138,10 +138,35 @@ func TestPlaceSplitCancelled(t *testing.T) {
 	order := ff.order(bufs)
 	for _, after := range []time.Duration{0, time.Millisecond, 5 * time.Millisecond} {
 		ctx, cancel := context.WithTimeout(context.Background(), after)
-		_, err := placeSplitPieces(ctx, bufs, order, ff.policy, 256)
+		_, err := placeSplitPieces(ctx, bufs, order, ff.policy, 256, splitLimits{})
 		cancel()
 		if after == 0 || err != nil {
 			assert.ErrorIsf(t, err, context.DeadlineExceeded, "cancelled after %v: %v", after, err)
 		}
 	}
+}
+
+// TestSplitLayoutLimits: the synthetic ladder's buffers get pieces under
+// placeSplit's limits; an instance where one buffer in four lives through
+// most of the run gets fewer cuts and then none (one pass instead), and
+// still the offsets of one pass.
+func TestSplitLayoutLimits(t *testing.T) {
+	limits := splitLimits{incidence: 32, top: 256}
+	bufs := synthetic(100_000)
+	ff := singleOrders[3]
+	lay := splitLayout(bufs, ff.order(bufs), 1024, limits)
+	require.NotNil(t, lay, "the synthetic ladder gets no pieces")
+	assert.Greater(t, len(lay.cuts), 50, "cuts")
+	for i := range bufs {
+		if i%4 == 0 {
+			bufs[i].Start, bufs[i].End = int64(i%100), 50_000-int64(i%100)
+		}
+	}
+	order := ff.order(bufs)
+	assert.Nil(t, splitLayout(bufs, order, 1024, limits), "long buffers everywhere, and still pieces")
+	want, err := placeInOrder(context.Background(), bufs, order, ff.policy, nil)
+	require.NoErrorf(t, err, "%v", err)
+	got, err := placeSplit(context.Background(), bufs, order, ff.policy)
+	require.NoErrorf(t, err, "%v", err)
+	assert.Equal(t, want, got, "one pass's offsets")
 }
