@@ -28,15 +28,22 @@ package main
 // collects at every tenth of growth.
 //
 // Inputs whose index passes the plan limit, such as the random rows of
-// internal/hostile (about 400 MB), keep the collector running under it
-// (at most half the processor, by the runtime's rule): rows_1m took 18.6 s
-// wall with it and 19.6 s with the tenth-of-the-heap target, so the limit
-// costs them nothing measurable (docs/BENCHMARKS.md).
+// internal/hostile (about 390 bytes a buffer live), would keep the
+// collector running without pause under it (at most half the processor,
+// by the runtime's rule: rows_1m took 16-18 s wall and 30-32 s user
+// against 14.7 s and 25 s at b2292f4). A watch (limitWatch) reads the live
+// heap every 20 ms and, once it passes nine tenths of the limit, puts back
+// the tenth-of-the-heap target and lifts the limit: rows_1m 15.8 s wall,
+// 25 s user; the synthetic million never trips it (one run each at
+// 32507c6, docs/BENCHMARKS.md).
 
 import (
 	"flag"
+	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"time"
 
 	"github.com/memplan/memplan/planner"
 )
@@ -58,6 +65,7 @@ const largeInputPlanLimit = 280
 func init() {
 	register(extension{Name: "largeinput", Flags: func(*flag.FlagSet) hooks {
 		large, split := false, false
+		var watch *limitWatch
 		return hooks{BeforePlan: func(s *session) error {
 			if s.Input == nil || len(s.Input.Buffers) <= largeInputBuffers {
 				return nil
@@ -73,11 +81,16 @@ func init() {
 			}
 			split = true
 			debug.SetGCPercent(-1)
-			debug.SetMemoryLimit(int64(len(s.Input.Buffers)) * largeInputPlanLimit)
+			limit := int64(len(s.Input.Buffers)) * largeInputPlanLimit
+			debug.SetMemoryLimit(limit)
+			watch = watchLimit(limit)
 			return nil
 		}, AfterPlace: func(s *session) {
 			if !large {
 				return
+			}
+			if watch != nil && watch.stop() {
+				split = false // the watch fell back to the tenth
 			}
 			// The placer's index is dead: collect it before the
 			// verifier allocates its sweep (64 bytes a buffer).
@@ -91,4 +104,49 @@ func init() {
 			debug.SetMemoryLimit(limit)
 		}}
 	}})
+}
+
+// limitWatch guards the plan limit: an index larger than the limit (the
+// random rows of internal/hostile keep about 390 bytes a buffer live)
+// would keep the collector running without pause under it, so once the
+// live heap passes nine tenths of the limit the watch puts back the
+// tenth-of-the-heap target and lifts the limit, for the rest of the plan.
+type limitWatch struct {
+	done     chan struct{}
+	finished chan bool // whether the watch fell back
+}
+
+// watchLimitEvery is how often the watch reads the live heap.
+const watchLimitEvery = 20 * time.Millisecond
+
+func watchLimit(limit int64) *limitWatch {
+	w := &limitWatch{done: make(chan struct{}), finished: make(chan bool, 1)}
+	go func() {
+		tick := time.NewTicker(watchLimitEvery)
+		defer tick.Stop()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for {
+			select {
+			case <-w.done:
+				w.finished <- false
+				return
+			case <-tick.C:
+			}
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && int64(sample[0].Value.Uint64()) > limit/10*9 {
+				debug.SetGCPercent(largeInputGCPercent)
+				debug.SetMemoryLimit(math.MaxInt64)
+				<-w.done
+				w.finished <- true
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// stop ends the watch and reports whether it fell back.
+func (w *limitWatch) stop() bool {
+	close(w.done)
+	return <-w.finished
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/memplan/memplan/planner"
 	"github.com/stretchr/testify/assert"
@@ -83,4 +84,32 @@ func TestLargeInputPlanLimit(t *testing.T) {
 		assert.Equalf(t, c.gc, gc, "GOGC for %s on %d buffers", c.strategy, c.n)
 		assert.Equalf(t, c.limit, limit, "memory limit for %s on %d buffers", c.strategy, c.n)
 	}
+}
+
+// TestLimitWatch: a watch whose limit the live heap already passes puts
+// back the tenth-of-the-heap target and lifts the limit, and says so; one
+// with room leaves the settings alone.
+func TestLimitWatch(t *testing.T) {
+	collectorSettings()
+	t.Cleanup(func() { collectorSettings() })
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 40)
+	w := watchLimit(1) // every live heap passes it
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetGCPercent(-1) != largeInputGCPercent && time.Now().Before(deadline) {
+		time.Sleep(watchLimitEvery)
+	}
+	assert.True(t, w.stop(), "the watch did not fall back")
+	gc, limit := collectorSettings()
+	assert.Equal(t, -1, gc, "GOGC (set back to -1 by the polling above)")
+	assert.Equal(t, int64(math.MaxInt64), limit, "the limit is lifted")
+
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 40)
+	w = watchLimit(1 << 40)
+	time.Sleep(3 * watchLimitEvery)
+	assert.False(t, w.stop(), "the watch fell back with room left")
+	gc, limit = collectorSettings()
+	assert.Equal(t, -1, gc, "GOGC left alone")
+	assert.Equal(t, int64(1<<40), limit, "the limit left alone")
 }
