@@ -28,11 +28,14 @@ package planner
 //	across         [=========)          placed at their turn, both sides
 //	side 1              [====)  [==)    stopped there
 //
+// Where long buffers cross the cuts, pieces cost more than they save, and
+// placeSplit takes fewer cuts, or none (splitLimits).
+//
 // Example: on the synthetic ladder's 1,000,000 buffers, 121 cuts leave
 // pieces of about 8,000 buffers, 85 buffers cross the middle cut, and
-// first-fit by size gives 1.0056 x LB, one pass's arena, in 2.6 s where
-// one pass takes 6.7 s and two halves of one index each 3.7 s
-// (BenchmarkSplitPieces, docs/BENCHMARKS.md).
+// first-fit by size gives 1.0056 x LB, one pass's arena, in 2.4 s where
+// one pass takes 5.4 s and two halves of one index each 2.9 s
+// (BenchmarkSplitPieces at f55f73d, docs/BENCHMARKS.md).
 
 import (
 	"context"
