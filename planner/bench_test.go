@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -96,5 +97,30 @@ func BenchmarkSplitPieces(b *testing.B) {
 			b.ReportMetric(float64(len(lay.cuts)), "cuts")
 			b.ReportMetric(float64(len(lay.top)), "across")
 		})
+	}
+}
+
+// BenchmarkLowerBoundSorts times LowerBound's work on the first n buffers
+// of challenging J with radix sorts (radixFrom 0) and with comparison
+// sorts, to place radixSmall.
+//
+//	go test ./planner -run '^$' -bench BenchmarkLowerBoundSorts
+func BenchmarkLowerBoundSorts(b *testing.B) {
+	dir := dsaDir()
+	if dir == "" {
+		b.Skip("DSA folder ../shared/benchmarks/dsa is absent")
+	}
+	all := loadDSA(b, filepath.Join(dir, "challenging/J.1048576.csv"))
+	for _, n := range []int{16, 64, 128, 256, len(all)} {
+		for _, sorts := range []struct {
+			name string
+			from int
+		}{{"radix", 0}, {"comparison", math.MaxInt}} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, sorts.name), func(b *testing.B) {
+				for range b.N {
+					lowerBound(all[:n], sorts.from)
+				}
+			})
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 )
 
 // LowerBound returns the peak over time of the sum of the sizes of the
@@ -20,39 +19,11 @@ import (
 // never exceed the optimum.
 //
 // Buffers with End <= Start contribute nothing.
-func LowerBound(bufs []Buffer) int64 {
-	if len(bufs) >= radixMin {
-		return lowerBoundLarge(bufs)
-	}
-	type event struct{ t, size int64 }
-	starts := make([]event, 0, len(bufs))
-	ends := make([]event, 0, len(bufs))
-	for _, b := range bufs {
-		if b.End > b.Start && b.Size > 0 {
-			starts = append(starts, event{b.Start, b.Size})
-			ends = append(ends, event{b.End, b.Size})
-		}
-	}
-	byTime := func(a, b event) int { return cmp.Compare(a.t, b.t) }
-	slices.SortFunc(starts, byTime)
-	slices.SortFunc(ends, byTime)
-	// Merge by time; at equal times ends come first (half-open lifespans).
-	var cur, peak int64
-	j := 0
-	for _, s := range starts {
-		for j < len(ends) && ends[j].t <= s.t {
-			cur = satAdd(cur, -ends[j].size)
-			j++
-		}
-		cur = satAdd(cur, s.size)
-		peak = max(peak, cur)
-	}
-	return peak
-}
+func LowerBound(bufs []Buffer) int64 { return lowerBound(bufs, radixSmall) }
 
-// lowerBoundLarge is LowerBound for radixMin buffers or more: the starts
-// and the ends sorted by radixSort, on two goroutines.
-func lowerBoundLarge(bufs []Buffer) int64 {
+// lowerBound is LowerBound, its sorts radix sorts from radixFrom buffers
+// (sortStartsEnds).
+func lowerBound(bufs []Buffer, radixFrom int) int64 {
 	n := len(bufs)
 	st, et := make([]int64, 0, n), make([]int64, 0, n) // start and end times
 	ss := make([]int64, 0, n)                          // their sizes
@@ -63,10 +34,8 @@ func lowerBoundLarge(bufs []Buffer) int64 {
 		}
 	}
 	es := slices.Clone(ss)
-	var wg sync.WaitGroup
-	wg.Go(func() { radixSort(et, es) })
-	radixSort(st, ss)
-	wg.Wait()
+	sortStartsEnds(st, ss, et, es, radixFrom)
+	// Merge by time; at equal times ends come first (half-open lifespans).
 	var cur, peak int64
 	j := 0
 	for i, t := range st {

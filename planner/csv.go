@@ -317,7 +317,7 @@ func (c *csvReader) read() ([]Buffer, error) {
 	idCol, loCol, upCol, szCol := col["id"], col["lower"], col["upper"], col["size"]
 	alignCol, hasAlign := col["alignment"]
 	offCol, hasOff := col["offset"]
-	c.setFast(names)
+	c.setFast(names, loCol, upCol)
 	var (
 		chunks   [][]Buffer       // rows in chunks of csvChunk (or one, sized): no regrowth copies
 		lines    []int32          // line of each row, for duplicate reports

@@ -18,9 +18,10 @@ import "github.com/memplan/memplan/ir"
 const csvFastMax = 8
 
 // setFast enables the fast path for a header of the given column names
-// (lower-cased): each column's range, or none for a column it does not
-// know (such a file always takes the general path).
-func (c *csvReader) setFast(names []string) {
+// (lower-cased; lower and upper at loCol and upCol): each column's range,
+// or none for a column it does not know (such a file always takes the
+// general path).
+func (c *csvReader) setFast(names []string, loCol, upCol int) {
 	c.fastCols = 0
 	if c.noFast || len(names) > csvFastMax {
 		return
@@ -38,15 +39,7 @@ func (c *csvReader) setFast(names []string) {
 		}
 	}
 	c.fastCols = len(names)
-	c.loCol, c.upCol = -1, -1
-	for k, name := range names {
-		switch name {
-		case "lower":
-			c.loCol = k
-		case "upper":
-			c.upCol = k
-		}
-	}
+	c.loCol, c.upCol = loCol, upCol
 }
 
 // fastRow parses raw (a line without its end) into c.fv when the fast

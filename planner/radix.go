@@ -1,5 +1,11 @@
 package planner
 
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
+
 // radixSort sorts keys in increasing order and permutes vals (nil, or as
 // long as keys) the same way, stably: equal keys keep their relative
 // order. It is a least-significant-digit radix sort, a byte per pass,
@@ -73,3 +79,52 @@ func radixSort[K ~int64 | ~uint64, V any](keys []K, vals []V) {
 		copy(ov, vals)
 	}
 }
+
+// sortByKey sorts keys in increasing order and permutes vals the same
+// way, stably: radixSort from radixFrom elements, a comparison sort
+// below (radixSort's counts cost more than a few dozen elements do).
+func sortByKey[V any](keys []int64, vals []V, radixFrom int) {
+	if len(keys) >= radixFrom {
+		radixSort(keys, vals)
+		return
+	}
+	type kv struct {
+		k int64
+		j int // the position before sorting: ties keep their order
+		v V
+	}
+	kvs := make([]kv, len(keys))
+	for j := range keys {
+		kvs[j] = kv{keys[j], j, vals[j]}
+	}
+	slices.SortFunc(kvs, func(a, b kv) int {
+		if c := cmp.Compare(a.k, b.k); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.j, b.j)
+	})
+	for j, e := range kvs {
+		keys[j], vals[j] = e.k, e.v
+	}
+}
+
+// sortStartsEnds sorts the starts (st, with sv alongside) and the ends
+// (et, ev) with sortByKey, on two goroutines from radixMin of them.
+func sortStartsEnds[V any](st []int64, sv []V, et []int64, ev []V, radixFrom int) {
+	if len(st) < radixMin {
+		sortByKey(st, sv, radixFrom)
+		sortByKey(et, ev, radixFrom)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { sortByKey(et, ev, radixFrom) })
+	sortByKey(st, sv, radixFrom)
+	wg.Wait()
+}
+
+// radixSmall is the length from which sortByKey's callers (the lower
+// bound, the verifier's sweep) radix-sort: on challenging J's buffers the
+// lower bound's radix sorts take longer at 16 buffers and less from 64
+// on, about a third of the time at all 409 (BenchmarkLowerBoundSorts,
+// 2026-11-28).
+const radixSmall = 64

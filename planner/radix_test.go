@@ -41,8 +41,9 @@ func TestRadixSortOracle(t *testing.T) {
 	})
 }
 
-// TestSortEventsAgree: the sweep's two sorts (radixSort from radixMin
-// occupants, sortEvents below) put events in the same order.
+// TestSortEventsAgree: sortByKey's two sorts (radixSort from radixFrom
+// elements, a stable comparison sort below) put the sweep's events, times
+// with increasing indices, in the same order.
 func TestSortEventsAgree(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ts := rapid.SliceOf(rapid.Int64Range(-5, 5)).Draw(t, "times")
@@ -51,8 +52,8 @@ func TestSortEventsAgree(t *testing.T) {
 			idx[k] = 3*k + rapid.IntRange(0, 2).Draw(t, "gap")
 		}
 		rt, ri := slices.Clone(ts), slices.Clone(idx)
-		radixSort(rt, ri)
-		sortEvents(ts, idx)
+		sortByKey(rt, ri, 0)
+		sortByKey(ts, idx, len(ts)+1)
 		require.Equal(t, ts, rt, "times")
 		require.Equal(t, idx, ri, "indices")
 	})

@@ -15,8 +15,8 @@ import (
 // live at a common step share a byte? The sweep answers it in O(n log n).
 //
 // Events are visited by time, lifespan ends before starts at equal times
-// (lifespans are half-open), starts in index order (radixSort's stable
-// passes from radixMin occupants, a comparison sort below). The live occupants are
+// (lifespans are half-open), starts in index order (the sorts are stable:
+// sortStartsEnds). The live occupants are
 // kept in a balanced tree ordered by (first byte, index), and only
 // occupants that conflict with nothing are ever inserted, so the tree's
 // occupants are disjoint in memory. Then a starting occupant X overlaps a
@@ -46,28 +46,6 @@ import (
 // Byte ranges are compared exactly (an unsigned difference of the starts
 // against the lower occupant's size), never through a saturating sum, so
 // occupants near the top of int64 cannot slip past each other.
-
-// sortEvents sorts times t (with the span indices i alongside) by time,
-// then index.
-func sortEvents(t []int64, i []int) {
-	type ev struct {
-		t int64
-		i int
-	}
-	evs := make([]ev, len(t))
-	for k := range t {
-		evs[k] = ev{t[k], i[k]}
-	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	for k, e := range evs {
-		t[k], i[k] = e.t, e.i
-	}
-}
 
 // span is one occupant: bytes [Lo, Lo+Size) during steps [Start, End).
 type span struct {
@@ -116,15 +94,7 @@ func sweepConflictsSplit(spans []span, limit, splitMin int) (pairs []conflict, m
 		}
 	}
 	ei := slices.Clone(si)
-	if len(st) >= radixMin {
-		var wg sync.WaitGroup
-		wg.Go(func() { radixSort(et, ei) })
-		radixSort(st, si)
-		wg.Wait()
-	} else {
-		sortEvents(st, si)
-		sortEvents(et, ei)
-	}
+	sortStartsEnds(st, si, et, ei, radixSmall)
 	if len(st) < splitMin {
 		return sweepPart(spans, st, si, et, ei, nil, limit)
 	}
