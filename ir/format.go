@@ -80,11 +80,7 @@ func (e *FormatError) Unwrap() []error { return []error{ErrFormat, e.Err} }
 // still finds the *NodeError or *ValueError). Use [Decode] to read a
 // well-formed file whose graph may be invalid.
 func Parse(data []byte) (*Graph, error) {
-	d, err := decodeChecked(data)
-	if err != nil {
-		return nil, err
-	}
-	g, err := d.file()
+	d, g, err := read(data)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +124,7 @@ func newDecoder(data []byte) *decoder {
 // MaxBytes, data lengths) and sets each value's Producer from the nodes'
 // outputs (the first node listing a value wins; Validate reports a second).
 func Decode(data []byte) (*Graph, error) {
-	d, err := decodeChecked(data)
-	if err != nil {
-		return nil, err
-	}
-	g, err := d.file()
+	_, g, err := read(data)
 	if err != nil {
 		return nil, err
 	}
@@ -148,17 +140,39 @@ func Decode(data []byte) (*Graph, error) {
 // peak in one pass). Smaller files are read once.
 const CheckFirstBytes = 8 << 20
 
-// decodeChecked returns a fresh decoder for data after the check pass that
-// files above checkFirstBytes get.
-func decodeChecked(data []byte) (*decoder, error) {
+// read decodes data into a graph, through the fast path when the whole
+// file is plain (fastFile) and else through encoding/json (file); files
+// above checkFirstBytes get the check pass first. It returns the decoder
+// that read the graph (its record offsets locate validation errors).
+func read(data []byte) (*decoder, *Graph, error) {
+	var counts arrayCounts // the check pass's scan, kept for the real pass
+	counted := false
 	if len(data) > checkFirstBytes {
 		c := newDecoder(data)
 		c.checkOnly = true
-		if _, err := c.file(); err != nil {
-			return nil, err
+		_, ok, err := c.fastFile()
+		if !ok {
+			c = newDecoder(data)
+			c.checkOnly = true
+			_, err = c.file()
 		}
+		if err != nil {
+			return nil, nil, err
+		}
+		counts, counted = c.counts, c.counted
 	}
-	return newDecoder(data), nil
+	d := newDecoder(data)
+	d.counts, d.counted = counts, counted
+	g, ok, err := d.fastFile()
+	if !ok {
+		d = newDecoder(data)
+		d.counts, d.counted = counts, counted
+		g, err = d.file()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, g, nil
 }
 
 // checkFirstBytes is CheckFirstBytes; tests lower it.
@@ -203,6 +217,9 @@ type decoder struct {
 	// checkOnly converts every record and drops it: the check pass of a
 	// large file. The graph it returns holds no values or nodes.
 	checkOnly bool
+	scratch   fastScratch // the fast path's record (format_fast.go)
+	counts    arrayCounts // checkCounts of data, once counted is set
+	counted   bool
 }
 
 // line returns the 1-based line of byte offset off.
@@ -282,8 +299,20 @@ func (d *decoder) delim(want json.Delim, field string) error {
 	return nil
 }
 
+// scanCounts is checkCounts of the decoder's data, scanned once.
+func (d *decoder) scanCounts() (arrayCounts, error) {
+	if !d.counted {
+		c, err := checkCounts(d.data, MaxFileElements)
+		if err != nil {
+			return c, err
+		}
+		d.counts, d.counted = c, true
+	}
+	return d.counts, nil
+}
+
 func (d *decoder) file() (*Graph, error) {
-	counts, err := checkCounts(d.data, MaxFileElements)
+	counts, err := d.scanCounts()
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +362,7 @@ func (d *decoder) file() (*Graph, error) {
 			}
 		case "values":
 			g.Values = make([]*Value, 0, counts.values)
-			err := decodeArray(d, key, &d.valueAt, func(i int, fv *fileValue) error {
+			err := decodeArray(d, key, &d.valueAt, func(raw []byte, fv *fileValue) bool { return fastValue(raw, fv, &d.scratch) }, func(i int, fv *fileValue) error {
 				v, err := d.value(i, fv, counts.values)
 				if !d.checkOnly {
 					g.Values = append(g.Values, v)
@@ -345,7 +374,7 @@ func (d *decoder) file() (*Graph, error) {
 			}
 		case "nodes":
 			g.Nodes = make([]*Node, 0, counts.nodes)
-			err := decodeArray(d, key, &d.nodeAt, func(i int, fn *fileNode) error {
+			err := decodeArray(d, key, &d.nodeAt, func(raw []byte, fn *fileNode) bool { return fastNode(raw, fn, &d.scratch) }, func(i int, fn *fileNode) error {
 				n, err := d.node(i, fn, counts.values)
 				if !d.checkOnly {
 					g.Nodes = append(g.Nodes, n)
@@ -389,11 +418,20 @@ func (d *decoder) file() (*Graph, error) {
 			return nil, &FormatError{Line: 1, Field: k, Err: fmt.Errorf("missing required key: %w", ErrFormat)}
 		}
 	}
+	if err := d.finish(g, counts); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// finish completes a graph read by file or fastFile: the counts agree
+// with the scan's, each value's Producer is set, the order is in range.
+func (d *decoder) finish(g *Graph, counts arrayCounts) error {
 	if d.checkOnly {
-		return g, d.checkOrder(g.Order, counts.nodes)
+		return d.checkOrder(g.Order, counts.nodes)
 	}
 	if len(g.Values) != counts.values || len(g.Nodes) != counts.nodes {
-		return nil, &FormatError{Line: 1, Err: fmt.Errorf("read %d values and %d nodes, the scan counted %d and %d: %w", len(g.Values), len(g.Nodes), counts.values, counts.nodes, ErrFormat)}
+		return &FormatError{Line: 1, Err: fmt.Errorf("read %d values and %d nodes, the scan counted %d and %d: %w", len(g.Values), len(g.Nodes), counts.values, counts.nodes, ErrFormat)}
 	}
 	for _, n := range g.Nodes {
 		for _, o := range n.Outputs {
@@ -402,10 +440,7 @@ func (d *decoder) file() (*Graph, error) {
 			}
 		}
 	}
-	if err := d.checkOrder(g.Order, len(g.Nodes)); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return d.checkOrder(g.Order, len(g.Nodes))
 }
 
 // checkOrder reports the first entry of order that names no node of n.
@@ -420,20 +455,29 @@ func (d *decoder) checkOrder(order []NodeID, n int) error {
 
 // decodeArray reads a JSON array of T, one element per Decode call,
 // records where each element starts, and hands each element to use as soon
-// as it is read.
-func decodeArray[T any](d *decoder, key string, at *[]int64, use func(i int, e *T) error) error {
+// as it is read. Each element is read as raw bytes and parsed by fast when
+// it can (format_fast.go), else by encoding/json.
+func decodeArray[T any](d *decoder, key string, at *[]int64, fast func([]byte, *T) bool, use func(i int, e *T) error) error {
 	if err := d.delim('[', key); err != nil {
 		return err
 	}
+	var raw json.RawMessage // reused: Decode appends into its room
 	for i := 0; d.dec.More(); i++ {
 		start := d.next()
-		field := fmt.Sprintf("%s[%d]", key, i)
 		if i == MaxFileElements {
-			return d.errAt(start, field, "more than %d elements: %w", MaxFileElements, ErrFormat)
+			return d.errAt(start, recField{key, i}.at(""), "more than %d elements: %w", MaxFileElements, ErrFormat)
+		}
+		if err := d.dec.Decode(&raw); err != nil {
+			return d.jsonErr(err, recField{key, i}.at(""), start)
 		}
 		var e T
-		if err := d.dec.Decode(&e); err != nil {
-			return d.jsonErr(err, field, start)
+		if !fast(raw, &e) {
+			e = *new(T)
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&e); err != nil {
+				return d.jsonErr(err, recField{key, i}.at(""), start)
+			}
 		}
 		*at = append(*at, start)
 		if err := use(i, &e); err != nil {
