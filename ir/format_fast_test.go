@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -82,6 +83,19 @@ func TestFastFileAgrees(t *testing.T) {
 	corpus := plainCorpus(t)
 	for _, data := range corpus[:6] {
 		require.Truef(t, agree(t, data), "fastFile gave up on a plain graph:\n%s", data)
+	}
+	// Edits the fast path must hand to encoding/json (which refuses or
+	// reads them its own way).
+	base := string(corpus[0])
+	for _, edit := range [][2]string{
+		{`"id": 1,`, `"id": 01,`}, {`"id": 1,`, `"id": 1.0,`}, {`"id": 1,`, `"id": 1e0,`},
+		{`"id": 1,`, `"ID": 1,`}, {`"id": 1,`, `"id": 1, "id": 1,`}, {`"id": 1,`, `"id": null,`},
+		{`"name": "`, `"name": "\u0041`}, {`"name": "`, `"name": "é`}, {`"format"`, `"Format"`},
+		{`"version": 1`, `"version": 2`}, {`"format": "memplan-graph"`, `"format": "other"`},
+	} {
+		require.Containsf(t, base, edit[0], "corpus[0] lacks %q", edit[0])
+		data := []byte(strings.Replace(base, edit[0], edit[1], 1))
+		require.Falsef(t, agree(t, data), "fastFile read %q", edit[1])
 	}
 	const alphabet = "{}[],:\"\\ 0123456789-.eEabcdfilnoprstuxyz_"
 	fastRuns, runs, fastErrs := 0, 0, 0
