@@ -263,6 +263,14 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 // query costs the spans passed plus one look per set, where listing gaps
 // costs a look at every set per gap (many on a fragmented arena).
 //
+// A set's turn looks at its spans only when the start of its span at the
+// cursor (kept in ix.next, a small array the query keeps in cache) lies
+// below x+size: the span at the cursor is the set's first one ending
+// above x when the turn that set it ran, so when it starts at or above
+// x+size nothing of that set meets [x, x+size). On a million random rows
+// (internal/hostile) a query looks at 14 sets 25 times on average; most
+// of those looks are settled in ix.next without touching the spans.
+//
 // Example: sets {[0, 4), [10, 12)} and {[6, 8)}, size 3: x=0 meets [0, 4)
 // and moves to 4; the second set's [6, 8) starts below 7: x moves to 8;
 // the first set's [10, 12) starts below 11: x moves to 12, which both
@@ -270,14 +278,24 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 func (ix *timeIndex) firstFree(size, a int64) int64 {
 	x := alignUp(0, a)
 	n := len(ix.sets)
+	next := ix.next[:0]
+	for i, s := range ix.sets {
+		next = append(next, s.startAt(ix.cur[i]))
+	}
+	ix.next = next
+	end := satAdd(x, size)
 	for i, held := 0, 0; held < n; {
-		s := ix.sets[i]
-		j := s.skip(x, ix.cur[i])
-		ix.cur[i] = j
-		if j < s.len() && s.lo(j) < satAdd(x, size) {
-			x = alignUp(s.hi(j), a)
-			held = 0
-			continue
+		if next[i] < end {
+			s := ix.sets[i]
+			j := s.skip(x, ix.cur[i])
+			if j < s.len() && s.lo(j) < end {
+				x = alignUp(s.hi(j), a)
+				end = satAdd(x, size)
+				ix.cur[i], next[i] = j+1, s.startAt(j+1)
+				held = 0
+				continue
+			}
+			ix.cur[i], next[i] = j, s.startAt(j)
 		}
 		held++
 		if i++; i == n {

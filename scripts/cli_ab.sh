@@ -10,6 +10,12 @@
 #	scripts/cli_ab.sh BEFORE AFTER [COUNT] [N]
 #	scripts/cli_ab.sh b2292f4 HEAD 5
 #
+# IN=FILE times the CLI on that DSA CSV instead (N is then its row
+# count), e.g. the hostile corpus's random rows:
+#
+#	go run ./internal/hostile/cmd/hostilegen /tmp/hb
+#	IN=/tmp/hb/rows_1m.csv scripts/cli_ab.sh ae173ac HEAD 3
+#
 # Needs GNU time (/usr/bin/time).
 set -euo pipefail
 before=$1 after=$2 count=${3:-5} n=${4:-1000000}
@@ -22,7 +28,13 @@ for side in before after; do
 	(cd "$out/src-$side" && go build -o "$out/$side" ./cmd/planreport)
 	echo "$side: $(git -C "$out/src-$side" rev-parse --short HEAD) $(git -C "$out/src-$side" log -1 --format=%s | cut -c1-70)"
 done
-"$out/after" gen -kind synthetic -n "$n" -o "$out/in.csv"
+if [ -n "${IN:-}" ]; then
+	cp "$IN" "$out/in.csv"
+	n=$(($(wc -l <"$out/in.csv") - 1))
+	echo "input: $IN ($n rows)"
+else
+	"$out/after" gen -kind synthetic -n "$n" -o "$out/in.csv"
+fi
 for i in $(seq "$count"); do
 	for side in before after; do
 		load=$(cut -d' ' -f1-3 /proc/loadavg)
