@@ -61,7 +61,10 @@ func (s spans) startAt(j int) int64 {
 }
 
 // skip returns the first span index at or after j with hi > x: a few linear
-// steps (the usual case, x moves little), then a binary search.
+// steps (the usual case, x moves little), then a galloping search (steps
+// of 8, 16, 32, ... spans, then a binary search inside the last step), so
+// that a jump of d spans costs O(log d) looks near the cursor instead of
+// a binary search over the whole rest of the set.
 func (s spans) skip(x int64, j int) int {
 	for k := 0; k < 4; k++ {
 		if 2*j >= len(s) || s[2*j+1] > x {
@@ -69,7 +72,23 @@ func (s spans) skip(x int64, j int) int {
 		}
 		j++
 	}
-	return s.search(x, j)
+	n := s.len()
+	for step := 8; ; step *= 2 {
+		k := j + step
+		if k >= n || s[2*k+1] > x {
+			i, hi := j, min(k, n)
+			for i < hi {
+				h := int(uint(i+hi) >> 1)
+				if s[2*h+1] <= x {
+					i = h + 1
+				} else {
+					hi = h
+				}
+			}
+			return i
+		}
+		j = k + 1
+	}
 }
 
 // spanChunk is the int64 count of the largest chunk of a spanStore (64

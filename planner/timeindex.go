@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -41,9 +42,17 @@ type timeIndex struct {
 	// leaf's sub set is its cover set.
 	cover []spanSet
 	sub   []spanSet
-	st    spanStore // the sets' spans
-	stamp []uint32
-	clock uint32
+	// subFrom is the lowest node whose sub set is kept: size >> cap, where
+	// 2^cap slots is the widest canonical node of the buffers the index
+	// was made for. Only a query wider than all of them meets a canonical
+	// node below subFrom; collect then takes that node's sub set as its
+	// parts (subSets). On short-lived buffers this saves the largest sets'
+	// upkeep: a million random rows (1-100 steps) keep sub sets up to 64
+	// slots in pieces of 1,024, not up to the root.
+	subFrom int
+	st      spanStore // the sets' spans
+	stamp   []uint32
+	clock   uint32
 
 	nodes []int   // scratch: canonical nodes of one range
 	sets  []spans // scratch: the sets of one query
@@ -84,13 +93,27 @@ func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
 	for size < len(times) {
 		size <<= 1
 	}
-	return &timeIndex{
+	ix := &timeIndex{
 		times: times,
 		size:  size,
 		cover: make([]spanSet, 2*size),
 		sub:   make([]spanSet, size),
 		stamp: make([]uint32, 2*size),
 	}
+	// The widest buffer, in slots, bounds the level of its canonical nodes.
+	wide := 1
+	widen := func(b *Buffer) { wide = max(wide, ix.slot(b.End)-ix.slot(b.Start)) }
+	if idx == nil {
+		for i := range bufs {
+			widen(&bufs[i])
+		}
+	} else {
+		for _, i := range idx {
+			widen(&bufs[i])
+		}
+	}
+	ix.subFrom = max(size>>(bits.Len(uint(wide))-1), 1)
+	return ix
 }
 
 // slot maps a time coordinate to its index on the compressed axis: the
@@ -162,8 +185,9 @@ func (ix *timeIndex) record(lo, hi int64) {
 			n = c >> 1
 		}
 		// sub(parent) contains sub(child), so once an ancestor already
-		// holds [lo, hi) every ancestor above it does too.
-		for ; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
+		// holds [lo, hi) every ancestor above it does too. Sub sets below
+		// subFrom are not kept.
+		for ; n >= ix.subFrom && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
 			if ix.st.insert(&ix.sub[n], lo, hi) {
 				for m := n >> 1; m >= 1 && ix.stamp[m] != ix.clock; m >>= 1 {
@@ -184,12 +208,13 @@ func (ix *timeIndex) collect(start, end int64) {
 	ix.sets = ix.sets[:0]
 	for _, c := range ix.nodes {
 		ix.stamp[c] = ix.clock
-		s := &ix.cover[c]
-		if c < ix.size {
-			s = &ix.sub[c]
-		}
-		if s.n > 0 {
-			ix.sets = append(ix.sets, ix.st.view(s))
+		switch {
+		case c >= ix.size:
+			ix.addSet(&ix.cover[c])
+		case c >= ix.subFrom:
+			ix.addSet(&ix.sub[c])
+		default:
+			ix.subSets(c)
 		}
 	}
 	for _, c := range ix.nodes {
@@ -203,6 +228,34 @@ func (ix *timeIndex) collect(start, end int64) {
 	ix.cur = ix.cur[:0]
 	for range ix.sets {
 		ix.cur = append(ix.cur, 0)
+	}
+}
+
+func (ix *timeIndex) addSet(s *spanSet) {
+	if s.n > 0 {
+		ix.sets = append(ix.sets, ix.st.view(s))
+	}
+}
+
+// subSets adds the sets whose union is sub(c) for a node c whose sub set
+// is not kept (c < subFrom): the cover sets of c's subtree down to the
+// level of subFrom, and the sub sets (cover sets, for leaves) of the nodes
+// at that level.
+func (ix *timeIndex) subSets(c int) {
+	for lo, hi := c, c+1; ; lo, hi = 2*lo, 2*hi {
+		if lo >= ix.subFrom {
+			for m := lo; m < hi; m++ {
+				if m >= ix.size {
+					ix.addSet(&ix.cover[m])
+				} else {
+					ix.addSet(&ix.sub[m])
+				}
+			}
+			return
+		}
+		for m := lo; m < hi; m++ {
+			ix.addSet(&ix.cover[m])
+		}
 	}
 }
 

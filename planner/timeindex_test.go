@@ -67,3 +67,65 @@ func TestFirstFreeWorkedExample(t *testing.T) {
 	ix.collect(0, 2)
 	assert.Equal(t, int64(4), ix.firstFree(2, 1), "[4, 6) holds 2 bytes")
 }
+
+// TestTimeIndexAgreesWithPairs: the memory taken over a step range, as the
+// union of the sets collect finds, is the union of the placed ranges that
+// share one of the index's time points (its buffers' starts) with the
+// range, checked byte by byte. Queries and some added ranges are as wide as
+// the whole axis, wider than every buffer the index was made for, so the
+// sub sets the index does not keep (below subFrom) are taken as their parts.
+func TestTimeIndexAgreesWithPairs(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		bufs := make([]Buffer, n)
+		maxLife := rapid.Int64Range(1, 6).Draw(t, "maxLife")
+		for i := range bufs {
+			s := rapid.Int64Range(0, 40).Draw(t, "start")
+			bufs[i] = Buffer{Start: s, End: s + rapid.Int64Range(1, maxLife).Draw(t, "life"), Size: rapid.Int64Range(1, 8).Draw(t, "size")}
+		}
+		ix := newTimeIndex(bufs)
+		type placed struct{ start, end, lo, hi int64 }
+		var all []placed
+		meets := func(p placed, qs, qe int64) bool {
+			for _, tp := range ix.times {
+				if p.start <= tp && tp < p.end && qs <= tp && tp < qe {
+					return true
+				}
+			}
+			return false
+		}
+		for i := range bufs {
+			b := &bufs[i]
+			o := rapid.Int64Range(0, 60).Draw(t, "at")
+			all = append(all, placed{b.Start, b.End, o, o + b.Size})
+			ix.add(b.Start, b.End, o, o+b.Size)
+			// Some wide ranges too (a crossing buffer of the split placement).
+			if rapid.IntRange(0, 4).Draw(t, "wideAdd") == 0 {
+				lo := rapid.Int64Range(0, 20).Draw(t, "wlo")
+				p := placed{lo, lo + rapid.Int64Range(1, 30).Draw(t, "wlen"), 70 + int64(i), 71 + int64(i)}
+				all = append(all, p)
+				ix.add(p.start, p.end, p.lo, p.hi)
+			}
+			qs := rapid.Int64Range(0, 45).Draw(t, "qs")
+			qe := qs + rapid.Int64Range(1, 50).Draw(t, "qlen")
+			want := map[int64]bool{}
+			for _, p := range all {
+				if meets(p, qs, qe) {
+					for x := p.lo; x < p.hi; x++ {
+						want[x] = true
+					}
+				}
+			}
+			ix.collect(qs, qe)
+			got := map[int64]bool{}
+			for _, s := range ix.sets {
+				for j := range s.len() {
+					for x := s.lo(j); x < s.hi(j); x++ {
+						got[x] = true
+					}
+				}
+			}
+			require.Equal(t, want, got, "query [%d, %d) after %d buffers (subFrom %d of %d)", qs, qe, i+1, ix.subFrom, ix.size)
+		}
+	})
+}
