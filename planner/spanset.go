@@ -36,11 +36,13 @@ type spanSet struct {
 // spans is a view of one set's spans: span k is s[2k] (lo), s[2k+1] (hi).
 type spans []int64
 
-func (s spans) len() int       { return len(s) / 2 }
-func (s spans) lo(k int) int64 { return s[2*k] }
-func (s spans) hi(k int) int64 { return s[2*k+1] }
-func (s spans) search(x int64, from int) int {
-	i, j := from, s.len()
+func (s spans) len() int                     { return len(s) / 2 }
+func (s spans) lo(k int) int64               { return s[2*k] }
+func (s spans) hi(k int) int64               { return s[2*k+1] }
+func (s spans) search(x int64, from int) int { return s.searchIn(x, from, s.len()) }
+
+// searchIn returns the first span index in [i, j) with hi > x, or j.
+func (s spans) searchIn(x int64, i, j int) int {
 	for i < j {
 		h := int(uint(i+j) >> 1)
 		if s[2*h+1] <= x {
@@ -76,16 +78,7 @@ func (s spans) skip(x int64, j int) int {
 	for step := 8; ; step *= 2 {
 		k := j + step
 		if k >= n || s[2*k+1] > x {
-			i, hi := j, min(k, n)
-			for i < hi {
-				h := int(uint(i+hi) >> 1)
-				if s[2*h+1] <= x {
-					i = h + 1
-				} else {
-					hi = h
-				}
-			}
-			return i
+			return s.searchIn(x, j, min(k, n))
 		}
 		j = k + 1
 	}
