@@ -32,6 +32,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"sync"
 )
 
 // guilTileMax is the most buffers of a piece that the tiling search
@@ -85,7 +86,10 @@ func memoKey(set []int) uint64 {
 // the portfolio for the pieces without a cut, and the one that leaves the
 // fewest buffers without a cut (then the smaller arena) runs again with
 // fallback for them; that run takes the tiling and band searches' results
-// from the first (guilMemo), so only the fallback's work is new.
+// from the first (guilMemo), so only the fallback's work is new. The two
+// orders run side by side, each on its own goroutine (their searches are
+// bounded by nodes, so the result does not depend on which ends first);
+// when the size order places everything, the other one is stopped.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
 	quick := func(sub []Buffer) []int64 {
 		off, err := Portfolio().Place(context.Background(), sub)
@@ -94,25 +98,46 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 		}
 		return off
 	}
-	var nodes int64
-	best, bestLeft, bestArena := false, 0, int64(-1)
-	memos := map[bool]map[uint64]guilMemo{}
-	for _, bySize := range []bool{true, false} {
-		left := 0 // buffers in pieces without a cut
-		memos[bySize] = map[uint64]guilMemo{}
-		g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: memos[bySize],
-			fallback: func(sub []Buffer) []int64 { left += len(sub); return quick(sub) }}
-		g.cut(identity(len(bufs)), 0, lb)
-		nodes += g.nodes
-		if g.missed == 0 {
-			return g.off, nodes, 0
+	type try struct {
+		g     *guilSearch
+		left  int // buffers in pieces without a cut
+		arena int64
+	}
+	orders := []bool{true, false} // pivots by size, then by boundary buffers
+	tries := make([]try, len(orders))
+	octx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	for k, bySize := range orders {
+		t := &tries[k]
+		c := ctx
+		if k > 0 {
+			c = octx
 		}
-		a := ArenaSize(bufs, g.off)
-		if bestArena < 0 || left < bestLeft || (left == bestLeft && a < bestArena) {
-			best, bestLeft, bestArena = bySize, left, a
+		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{},
+			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return quick(sub) }}
+		wg.Go(func() {
+			t.g.cut(identity(len(bufs)), 0, lb)
+			t.arena = ArenaSize(bufs, t.g.off)
+			if k == 0 && t.g.missed == 0 {
+				stop()
+			}
+		})
+	}
+	wg.Wait()
+	var nodes int64
+	best := -1
+	for k := range tries {
+		t := &tries[k]
+		nodes += t.g.nodes
+		if t.g.missed == 0 {
+			return t.g.off, nodes, 0
+		}
+		if best < 0 || t.left < tries[best].left || (t.left == tries[best].left && t.arena < tries[best].arena) {
+			best = k
 		}
 	}
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: best, memo: memos[best]}
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: orders[best], memo: tries[best].g.memo}
 	g.cut(identity(len(bufs)), 0, lb)
 	return g.off, nodes + g.nodes, g.missed
 }
