@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -188,5 +189,89 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// siblingRound undoes one level of a packable tiling's finest cuts, from
+// the generator's offsets: each block is joined with one block that
+// continues it (across time: same offset and size, starting where it
+// ends) or sits on it (across bytes: same lifespan, starting where its
+// bytes end), each block at most once a round. Every joined pair is a
+// rectangle of the tiling, so the result tiles it too.
+func siblingRound(bs []dsagen.Block) []dsagen.Block {
+	type timeKey struct{ t, off, size int64 }
+	type byteKey struct{ s, e, off int64 }
+	byStart := map[timeKey]int{}
+	byLow := map[byteKey]int{}
+	for i, b := range bs {
+		byStart[timeKey{b.Start, b.Offset, b.Size}] = i
+		byLow[byteKey{b.Start, b.End, b.Offset}] = i
+	}
+	used := make([]bool, len(bs))
+	var out []dsagen.Block
+	for i, b := range bs {
+		if used[i] {
+			continue
+		}
+		if j, ok := byStart[timeKey{b.End, b.Offset, b.Size}]; ok && !used[j] {
+			used[i], used[j] = true, true
+			out = append(out, dsagen.Block{Start: b.Start, End: bs[j].End, Size: b.Size, Offset: b.Offset})
+		} else if j, ok := byLow[byteKey{b.Start, b.End, b.Offset + b.Size}]; ok && !used[j] {
+			used[i], used[j] = true, true
+			out = append(out, dsagen.Block{Start: b.Start, End: b.End, Size: b.Size + bs[j].Size, Offset: b.Offset})
+		}
+	}
+	for i, b := range bs {
+		if !used[i] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// TestSiblingRound: a round joins only rectangles of the tiling (the
+// joined blocks still tile it: LB and a valid placement at LB from their
+// own offsets) and makes the instance smaller.
+func TestSiblingRound(t *testing.T) {
+	bs := dsagen.Packable(500, packableCapacity, 1)
+	for range 3 {
+		next := siblingRound(bs)
+		require.Less(t, len(next), len(bs))
+		bufs := make([]Buffer, len(next))
+		off := make([]int64, len(next))
+		for i, b := range next {
+			bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
+			off[i] = b.Offset
+		}
+		require.NoError(t, VerifyPlacement(bufs, off))
+		require.Equal(t, int64(packableCapacity), ArenaSize(bufs, off))
+		require.Equal(t, int64(packableCapacity), LowerBound(bufs))
+		bs = next
+	}
+}
+
+// BenchmarkPackableP5000Rounds: how deep p5000's difficulty lies. It
+// undoes the finest r levels of the generator's cuts (siblingRound, r
+// rounds) and runs the search for 10 s on what is left, reporting the
+// buffers left, arena/LB as "frag" and the arena above LB in units of
+// dsagen.PackableGranule as "over":
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000Rounds -benchtime 1x
+func BenchmarkPackableP5000Rounds(b *testing.B) {
+	bs := dsagen.Packable(5000, packableCapacity, 1)
+	for r := 1; r <= 5; r++ {
+		bs = siblingRound(bs)
+		bufs := make([]Buffer, len(bs))
+		for i, x := range bs {
+			bufs[i] = Buffer{ID: int64(i), Start: x.Start, End: x.End, Size: x.Size}
+		}
+		b.Run(fmt.Sprintf("rounds%d-n%d", r, len(bufs)), func(b *testing.B) {
+			for b.Loop() {
+				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+				require.NoErrorf(b, err, "%v", err)
+				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
+				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
+			}
+		})
 	}
 }
