@@ -99,9 +99,10 @@ type session struct {
 
 // hooks are the actions of one extension for one run; nil hooks are skipped.
 type hooks struct {
-	BeforePlan func(s *session) error
-	AfterPlace func(s *session) // after planning, before verification
-	AfterPlan  func(s *session) error
+	BeforePlan  func(s *session) error
+	AfterPlace  func(s *session) // after planning, before verification
+	AfterPlan   func(s *session) error
+	AfterReport func(s *session) // after the report is written, before -o's rename
 }
 
 // extension adds flags and hooks to planreport.
@@ -262,6 +263,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		if err := render(s.Out, s); err != nil {
 			fmt.Fprintf(stderr, "planreport: %v\n", err)
 			code = 1
+		}
+	}
+	if code == 0 {
+		for _, h := range hs {
+			if h.AfterReport != nil {
+				h.AfterReport(s)
+			}
 		}
 	}
 	if code == 0 && outFile != nil {
