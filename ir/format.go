@@ -145,28 +145,32 @@ const CheckFirstBytes = 8 << 20
 // above checkFirstBytes get the check pass first. It returns the decoder
 // that read the graph (its record offsets locate validation errors).
 func read(data []byte) (*decoder, *Graph, error) {
-	var counts arrayCounts // the check pass's scan, kept for the real pass
-	counted := false
+	var check *decoder
 	if len(data) > checkFirstBytes {
-		c := newDecoder(data)
-		c.checkOnly = true
-		_, ok, err := c.fastFile()
-		if !ok {
-			c = newDecoder(data)
-			c.checkOnly = true
-			_, err = c.file()
-		}
-		if err != nil {
+		var err error
+		if check, _, err = readPass(data, true, nil); err != nil {
 			return nil, nil, err
 		}
-		counts, counted = c.counts, c.counted
 	}
-	d := newDecoder(data)
-	d.counts, d.counted = counts, counted
+	return readPass(data, false, check)
+}
+
+// readPass reads data once, with fastFile or else with file on a fresh
+// decoder, taking the count scan from an earlier pass's decoder (nil:
+// none).
+func readPass(data []byte, checkOnly bool, earlier *decoder) (*decoder, *Graph, error) {
+	fresh := func() *decoder {
+		d := newDecoder(data)
+		d.checkOnly = checkOnly
+		if earlier != nil {
+			d.counts, d.counted = earlier.counts, earlier.counted
+		}
+		return d
+	}
+	d := fresh()
 	g, ok, err := d.fastFile()
 	if !ok {
-		d = newDecoder(data)
-		d.counts, d.counted = counts, counted
+		d = fresh()
 		g, err = d.file()
 	}
 	if err != nil {
@@ -362,7 +366,7 @@ func (d *decoder) file() (*Graph, error) {
 			}
 		case "values":
 			g.Values = make([]*Value, 0, counts.values)
-			err := decodeArray(d, key, &d.valueAt, func(raw []byte, fv *fileValue) bool { return fastValue(raw, fv, &d.scratch) }, func(i int, fv *fileValue) error {
+			err := decodeArray(d, key, &d.valueAt, func(i int, fv *fileValue) error {
 				v, err := d.value(i, fv, counts.values)
 				if !d.checkOnly {
 					g.Values = append(g.Values, v)
@@ -374,7 +378,7 @@ func (d *decoder) file() (*Graph, error) {
 			}
 		case "nodes":
 			g.Nodes = make([]*Node, 0, counts.nodes)
-			err := decodeArray(d, key, &d.nodeAt, func(raw []byte, fn *fileNode) bool { return fastNode(raw, fn, &d.scratch) }, func(i int, fn *fileNode) error {
+			err := decodeArray(d, key, &d.nodeAt, func(i int, fn *fileNode) error {
 				n, err := d.node(i, fn, counts.values)
 				if !d.checkOnly {
 					g.Nodes = append(g.Nodes, n)
@@ -455,29 +459,19 @@ func (d *decoder) checkOrder(order []NodeID, n int) error {
 
 // decodeArray reads a JSON array of T, one element per Decode call,
 // records where each element starts, and hands each element to use as soon
-// as it is read. Each element is read as raw bytes and parsed by fast when
-// it can (format_fast.go), else by encoding/json.
-func decodeArray[T any](d *decoder, key string, at *[]int64, fast func([]byte, *T) bool, use func(i int, e *T) error) error {
+// as it is read.
+func decodeArray[T any](d *decoder, key string, at *[]int64, use func(i int, e *T) error) error {
 	if err := d.delim('[', key); err != nil {
 		return err
 	}
-	var raw json.RawMessage // reused: Decode appends into its room
 	for i := 0; d.dec.More(); i++ {
 		start := d.next()
 		if i == MaxFileElements {
 			return d.errAt(start, recField{key, i}.at(""), "more than %d elements: %w", MaxFileElements, ErrFormat)
 		}
-		if err := d.dec.Decode(&raw); err != nil {
-			return d.jsonErr(err, recField{key, i}.at(""), start)
-		}
 		var e T
-		if !fast(raw, &e) {
-			e = *new(T)
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&e); err != nil {
-				return d.jsonErr(err, recField{key, i}.at(""), start)
-			}
+		if err := d.dec.Decode(&e); err != nil {
+			return d.jsonErr(err, recField{key, i}.at(""), start)
 		}
 		*at = append(*at, start)
 		if err := use(i, &e); err != nil {

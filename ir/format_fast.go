@@ -1,16 +1,16 @@
 package ir
 
-// A fast path for the file's value and node records. encoding/json spends
-// most of a large file's reading in reflection (3.4 s of a 76 MB file of a
-// million values, twice for a file that gets the check pass). A record is
-// first read as raw bytes (encoding/json checks its syntax), then parsed
-// here when it is plain: known keys spelt exactly, each once; strings of
-// printable ASCII without escapes; integers of at most 18 digits; no null;
-// no attrs. Anything else, including every record encoding/json would
-// refuse, goes back to encoding/json, so both paths give the same record
-// and the same errors (TestFastRecordsAgree).
+// The cursor of fastFile (format_fastfile.go): encoding/json spends most
+// of a large file's reading in reflection (3.4 s of a 76 MB file of a
+// million values, twice for a file that gets the check pass). The cursor
+// reads only what is plain: known keys spelt exactly, each once; strings
+// of printable ASCII without escapes; integers of at most 18 digits
+// without leading zeros, fraction or exponent; no null; no attrs. Every
+// reader returns false on anything else, and fastFile then hands the file
+// to encoding/json, so both give the same graph and the same errors
+// (TestFastFileAgrees).
 
-// fastScan is a cursor over one record's bytes.
+// fastScan is a cursor over a graph file's bytes.
 type fastScan struct {
 	b []byte
 	i int
@@ -212,13 +212,6 @@ type fastScratch struct {
 	view        fileView
 }
 
-// fastValue parses a plain value record into fv; false sends the record
-// to encoding/json.
-func fastValue(raw []byte, fv *fileValue, sc *fastScratch) bool {
-	s := fastScan{b: raw}
-	return s.value(fv, sc) && s.end()
-}
-
 // value parses a plain value record at the cursor.
 func (s *fastScan) value(fv *fileValue, sc *fastScratch) bool {
 	return s.object(fastValueKeys, func(k int) bool {
@@ -260,12 +253,6 @@ func (s *fastScan) value(fv *fileValue, sc *fastScratch) bool {
 		}
 		return ok
 	})
-}
-
-// fastNode parses a plain node record (no attrs) into fn.
-func fastNode(raw []byte, fn *fileNode, sc *fastScratch) bool {
-	s := fastScan{b: raw}
-	return s.node(fn, sc) && s.end()
 }
 
 // node parses a plain node record at the cursor.

@@ -142,7 +142,18 @@ func TestFastFileAgrees(t *testing.T) {
 	t.Logf("fastFile read %d of %d mutated files, %d of them refused", fastRuns, runs, fastErrs)
 }
 
-// TestFastRecordAgrees: a record the fast parser accepts decodes through
+// cursorValue and cursorNode read one whole record with the cursor.
+func cursorValue(raw string, fv *fileValue) bool {
+	s := fastScan{b: []byte(raw)}
+	return s.value(fv, &fastScratch{}) && s.end()
+}
+
+func cursorNode(raw string, fn *fileNode) bool {
+	s := fastScan{b: []byte(raw)}
+	return s.node(fn, &fastScratch{}) && s.end()
+}
+
+// TestFastRecordAgrees: a record the cursor accepts decodes through
 // encoding/json (strict fields) to the same record.
 func TestFastRecordAgrees(t *testing.T) {
 	values := []string{
@@ -153,8 +164,7 @@ func TestFastRecordAgrees(t *testing.T) {
 	}
 	for _, raw := range values {
 		var a, b fileValue
-		var sc fastScratch
-		require.Truef(t, fastValue([]byte(raw), &a, &sc), "%s", raw)
+		require.Truef(t, cursorValue(raw, &a), "%s", raw)
 		dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
 		dec.DisallowUnknownFields()
 		require.NoError(t, dec.Decode(&b))
@@ -166,8 +176,7 @@ func TestFastRecordAgrees(t *testing.T) {
 	}
 	for _, raw := range nodes {
 		var a, b fileNode
-		var sc fastScratch
-		require.Truef(t, fastNode([]byte(raw), &a, &sc), "%s", raw)
+		require.Truef(t, cursorNode(raw, &a), "%s", raw)
 		require.NoError(t, json.Unmarshal([]byte(raw), &b))
 		require.Truef(t, reflect.DeepEqual(a, b), "%s: fast %+v, json %+v", raw, a, b)
 	}
@@ -179,10 +188,8 @@ func TestFastRecordAgrees(t *testing.T) {
 		`{"shape":"4"}`, `{"flags":[1]}`, `{"bogus":1}`, `{"id":1} x`,
 	} {
 		var fv fileValue
-		var sc fastScratch
-		require.Falsef(t, fastValue([]byte(raw), &fv, &sc), "fast path took %s", raw)
+		require.Falsef(t, cursorValue(raw, &fv), "fast path took %s", raw)
 	}
 	var fn fileNode
-	var sc fastScratch
-	require.False(t, fastNode([]byte(`{"id":0,"op":"Gelu","attrs":{"approximate":"tanh"},"inputs":[0],"outputs":[1]}`), &fn, &sc))
+	require.False(t, cursorNode(`{"id":0,"op":"Gelu","attrs":{"approximate":"tanh"},"inputs":[0],"outputs":[1]}`, &fn))
 }

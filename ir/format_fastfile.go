@@ -62,37 +62,15 @@ func (d *decoder) fastFile() (*Graph, bool, error) {
 				return nil, false, nil
 			}
 		case 3:
-			if !d.checkOnly {
-				g.Values = make([]*Value, 0, counts.values)
-			}
-			ok, err := fastRecords(s, &d.valueAt, func(i int) (bool, error) {
-				var fv fileValue
-				if !s.value(&fv, &d.scratch) {
-					return false, nil
-				}
-				v, err := d.value(i, &fv, counts.values)
-				if !d.checkOnly && err == nil {
-					g.Values = append(g.Values, v)
-				}
-				return true, err
+			ok, err := fastRecords(d, s, &d.valueAt, &g.Values, s.value, func(i int, fv *fileValue) (*Value, error) {
+				return d.value(i, fv, counts.values)
 			})
 			if !ok || err != nil {
 				return nil, ok, err
 			}
 		case 4:
-			if !d.checkOnly {
-				g.Nodes = make([]*Node, 0, counts.nodes)
-			}
-			ok, err := fastRecords(s, &d.nodeAt, func(i int) (bool, error) {
-				var fn fileNode
-				if !s.node(&fn, &d.scratch) {
-					return false, nil
-				}
-				n, err := d.node(i, &fn, counts.values)
-				if !d.checkOnly && err == nil {
-					g.Nodes = append(g.Nodes, n)
-				}
-				return true, err
+			ok, err := fastRecords(d, s, &d.nodeAt, &g.Nodes, s.node, func(i int, fn *fileNode) (*Node, error) {
+				return d.node(i, fn, counts.values)
 			})
 			if !ok || err != nil {
 				return nil, ok, err
@@ -120,11 +98,11 @@ func (d *decoder) fastFile() (*Graph, bool, error) {
 	return g, true, d.finish(g, counts)
 }
 
-// fastRecords reads a top-level array at the cursor. For each element it
-// appends where the element starts to at, then calls record with its
-// index; record parses and converts the element and returns false if it
-// is not plain.
-func fastRecords(s *fastScan, at *[]int64, record func(i int) (bool, error)) (bool, error) {
+// fastRecords reads a top-level array of records F at the cursor: for
+// each element it appends where the element starts to at, parses it with
+// parse (false: not plain, and fastRecords returns false) and converts it
+// with conv, appending the result to out unless the pass only checks.
+func fastRecords[F any, R any](d *decoder, s *fastScan, at *[]int64, out *[]R, parse func(*F, *fastScratch) bool, conv func(int, *F) (R, error)) (bool, error) {
 	if !s.eat('[') {
 		return false, nil
 	}
@@ -137,8 +115,16 @@ func fastRecords(s *fastScan, at *[]int64, record func(i int) (bool, error)) (bo
 		}
 		s.blank()
 		*at = append(*at, int64(s.i))
-		if ok, err := record(i); !ok || err != nil {
-			return ok, err
+		var f F
+		if !parse(&f, &d.scratch) {
+			return false, nil
+		}
+		r, err := conv(i, &f)
+		if err != nil {
+			return true, err
+		}
+		if !d.checkOnly {
+			*out = append(*out, r)
 		}
 		if s.eat(',') {
 			continue
