@@ -48,7 +48,7 @@ type timeIndex struct {
 	// node below subFrom; collect then takes that node's sub set as its
 	// parts (subSets). On short-lived buffers this saves the largest sets'
 	// upkeep: a million random rows (1-100 steps) keep sub sets up to 64
-	// slots in pieces of 1,024, not up to the root.
+	// slots in pieces of 4,096, not up to the root.
 	subFrom int
 	st      spanStore // the sets' spans
 	stamp   []uint32
@@ -220,9 +220,7 @@ func (ix *timeIndex) collect(start, end int64) {
 	for _, c := range ix.nodes {
 		for n := c >> 1; n >= 1 && ix.stamp[n] != ix.clock; n >>= 1 {
 			ix.stamp[n] = ix.clock
-			if s := &ix.cover[n]; s.n > 0 {
-				ix.sets = append(ix.sets, ix.st.view(s))
-			}
+			ix.addSet(&ix.cover[n])
 		}
 	}
 	ix.cur = ix.cur[:0]
@@ -231,6 +229,7 @@ func (ix *timeIndex) collect(start, end int64) {
 	}
 }
 
+// addSet adds s to the query's sets unless it is empty.
 func (ix *timeIndex) addSet(s *spanSet) {
 	if s.n > 0 {
 		ix.sets = append(ix.sets, ix.st.view(s))
