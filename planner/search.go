@@ -245,7 +245,8 @@ func (m *srchMin) run() {
 	if len(free) == 0 || m.arena <= m.lb {
 		return
 	}
-	if len(fixed) == 0 && isPerfect(m.bufs, m.lb) {
+	perfect := len(fixed) == 0 && isPerfect(m.bufs, m.lb)
+	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then the tiling
 		// search (perfect.go).
 		if m.workCap == 0 && !m.noCuts && m.cuts() {
@@ -262,7 +263,7 @@ func (m *srchMin) run() {
 			return
 		}
 	}
-	if m.workCap == 0 && len(free) >= swoMinFree && len(free) <= swoMaxFree {
+	if m.workCap == 0 && squeakyFits(len(free), perfect) {
 		// First the exact search under auto's work cap, which proves LB
 		// at once on instances where an order suits (challenging C, F,
 		// I, K); then squeaky-wheel passes (squeaky.go) get half of the

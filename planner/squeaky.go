@@ -6,7 +6,8 @@ package planner
 // buffers) whose optimum is far below every greedy order: it proves little
 // and finds nothing below the portfolio. Squeaky-wheel optimisation
 // searches the space of greedy orders instead, with a cheap repeated
-// placement as the evaluation:
+// placement as the evaluation (squeakyFits says on which instances the
+// search strategy runs it):
 //
 //  1. Give every buffer a priority: its rank in size order (largest
 //     highest).
@@ -48,6 +49,21 @@ const (
 	// swoPasses is the number of passes of each stream in a search run.
 	swoPasses = 20_000
 )
+
+// squeakyFits reports whether the search strategy runs squeaky-wheel
+// passes on an instance of free buffers (perfect: every step at LB, as the
+// pieces the guillotine cuts leave are): on perfect ones from swoMinFree
+// up, where the exact search proves little, and on the others only above
+// srchExactMax, where the exact search cannot take them whole. Below that
+// the exact search keeps the time: given half of a 10 s budget, the passes
+// left challenging A, B, E and H above LB, which the exact search alone
+// proves within it (docs/BENCHMARKS.md, issue 18).
+func squeakyFits(free int, perfect bool) bool {
+	if free < swoMinFree || free > swoMaxFree {
+		return false
+	}
+	return perfect || free > srchExactMax
+}
 
 // swoResult is the best placement of one stream.
 type swoResult struct {

@@ -59,3 +59,29 @@ func TestSqueakyDeterministic(t *testing.T) {
 		}
 	})
 }
+
+// TestSqueakyFits pins the rule for where the search strategy runs
+// squeaky-wheel passes: perfect instances (the cuts' pieces) of
+// swoMinFree to swoMaxFree free buffers, and other instances only above
+// srchExactMax, so that the exact search keeps its time on the rest.
+func TestSqueakyFits(t *testing.T) {
+	for _, c := range []struct {
+		free    int
+		perfect bool
+		want    bool
+	}{
+		{swoMinFree - 1, true, false},
+		{swoMinFree, true, true},
+		{srchExactMax, true, true},
+		{swoMaxFree, true, true},
+		{swoMaxFree + 1, true, false},
+		{swoMinFree, false, false},
+		{215, false, false}, // challenging E
+		{srchExactMax, false, false},
+		{srchExactMax + 1, false, true},
+		{swoMaxFree, false, true},
+		{swoMaxFree + 1, false, false},
+	} {
+		require.Equalf(t, c.want, squeakyFits(c.free, c.perfect), "squeakyFits(%d, %v)", c.free, c.perfect)
+	}
+}
