@@ -263,11 +263,12 @@ func (m *srchMin) run() {
 			return
 		}
 	}
-	if m.workCap == 0 && squeakyFits(len(free), perfect) {
+	if share := squeakyShare(len(free), perfect); m.workCap == 0 && share > 0 {
 		// First the exact search under auto's work cap, which proves LB
 		// at once on instances where an order suits (challenging C, F,
-		// I, K); then squeaky-wheel passes (squeaky.go) get half of the
-		// time left; the exact search or the improvement gets the rest.
+		// I, K); then squeaky-wheel passes (squeaky.go) get their share
+		// of the time left; the exact search or the improvement gets the
+		// rest.
 		if len(free) <= srchExactMax {
 			m.workCap = min(max(autoWorkPerBuffer*int64(len(free)), autoWorkMin), autoWorkMax)
 			m.exact(free, fixed, fixedOff)
@@ -286,7 +287,7 @@ func (m *srchMin) run() {
 			}
 		}
 		end := m.deadline
-		m.deadline = time.Now().Add(time.Until(end) / 2)
+		m.deadline = time.Now().Add(time.Until(end) / time.Duration(share))
 		m.squeaky(swoPasses)
 		m.deadline = end
 		if m.arena <= m.lb {

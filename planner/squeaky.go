@@ -6,8 +6,8 @@ package planner
 // buffers) whose optimum is far below every greedy order: it proves little
 // and finds nothing below the portfolio. Squeaky-wheel optimisation
 // searches the space of greedy orders instead, with a cheap repeated
-// placement as the evaluation (squeakyFits says on which instances the
-// search strategy runs it):
+// placement as the evaluation (squeakyShare says on which instances the
+// search strategy runs it, and for how long):
 //
 //  1. Give every buffer a priority: its rank in size order (largest
 //     highest).
@@ -50,19 +50,26 @@ const (
 	swoPasses = 20_000
 )
 
-// squeakyFits reports whether the search strategy runs squeaky-wheel
-// passes on an instance of free buffers (perfect: every step at LB, as the
-// pieces the guillotine cuts leave are): on perfect ones from swoMinFree
-// up, where the exact search proves little, and on the others only above
-// srchExactMax, where the exact search cannot take them whole. Below that
-// the exact search keeps the time: given half of a 10 s budget, the passes
-// left challenging A, B, E and H above LB, which the exact search alone
-// proves within it (docs/BENCHMARKS.md, issue 18).
-func squeakyFits(free int, perfect bool) bool {
-	if free < swoMinFree || free > swoMaxFree {
-		return false
+// squeakyShare returns the share of the time left, as a divisor (0:
+// none), that the search strategy gives squeaky-wheel passes on an
+// instance of free buffers (perfect: every step at LB, as the pieces the
+// guillotine cuts leave are): half on perfect ones from swoMinFree up,
+// where the exact search proves little, and above srchExactMax, where it
+// cannot take the instance whole; an eighth below that, where the exact
+// search keeps the rest. Half there left challenging A, B, E and H above
+// LB, which the exact search proves within a 10 s budget; none at all
+// left it without an upper bound better than the portfolio's for its
+// bisection, and challenging D sometimes above MiniMalloc's arena
+// (docs/BENCHMARKS.md, issue 18).
+func squeakyShare(free int, perfect bool) int {
+	switch {
+	case free < swoMinFree || free > swoMaxFree:
+		return 0
+	case perfect || free > srchExactMax:
+		return 2
+	default:
+		return 8
 	}
-	return perfect || free > srchExactMax
 }
 
 // swoResult is the best placement of one stream.

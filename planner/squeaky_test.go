@@ -60,28 +60,30 @@ func TestSqueakyDeterministic(t *testing.T) {
 	})
 }
 
-// TestSqueakyFits pins the rule for where the search strategy runs
-// squeaky-wheel passes: perfect instances (the cuts' pieces) of
-// swoMinFree to swoMaxFree free buffers, and other instances only above
-// srchExactMax, so that the exact search keeps its time on the rest.
-func TestSqueakyFits(t *testing.T) {
+// TestSqueakyShare pins the rule for where and how long the search
+// strategy runs squeaky-wheel passes: half the time left on perfect
+// instances (the cuts' pieces) of swoMinFree to swoMaxFree free buffers
+// and on other instances above srchExactMax; an eighth on the others in
+// range, so that the exact search keeps most of its time.
+func TestSqueakyShare(t *testing.T) {
 	for _, c := range []struct {
 		free    int
 		perfect bool
-		want    bool
+		want    int
 	}{
-		{swoMinFree - 1, true, false},
-		{swoMinFree, true, true},
-		{srchExactMax, true, true},
-		{swoMaxFree, true, true},
-		{swoMaxFree + 1, true, false},
-		{swoMinFree, false, false},
-		{215, false, false}, // challenging E
-		{srchExactMax, false, false},
-		{srchExactMax + 1, false, true},
-		{swoMaxFree, false, true},
-		{swoMaxFree + 1, false, false},
+		{swoMinFree - 1, true, 0},
+		{swoMinFree, true, 2},
+		{srchExactMax, true, 2},
+		{swoMaxFree, true, 2},
+		{swoMaxFree + 1, true, 0},
+		{swoMinFree - 1, false, 0},
+		{swoMinFree, false, 8},
+		{215, false, 8}, // challenging E
+		{srchExactMax, false, 8},
+		{srchExactMax + 1, false, 2},
+		{swoMaxFree, false, 2},
+		{swoMaxFree + 1, false, 0},
 	} {
-		require.Equalf(t, c.want, squeakyFits(c.free, c.perfect), "squeakyFits(%d, %v)", c.free, c.perfect)
+		require.Equalf(t, c.want, squeakyShare(c.free, c.perfect), "squeakyShare(%d, %v)", c.free, c.perfect)
 	}
 }
