@@ -11,9 +11,8 @@
 #   4. the search strategy on the packable instances
 #      (planner/testdata/packable), 10 s each, with its progress lines
 #      (the arena against time, once a second);
-#   5. the search strategy on challenging D, J, and E, F, G (the ones
-#      that fall into independent parts in time) (10 s), S_1 (30 s) and
-#      pangu_2.6B (10 s).
+#   5. the search strategy on the whole challenging suite, A to K
+#      (planreport bench, 10 s each), S_1 (30 s) and pangu_2.6B (10 s).
 #
 #	scripts/placer_bench.sh [DSA_DIR]   # default: ../shared/benchmarks/dsa
 #	PARTS="4" scripts/placer_bench.sh   # only the parts listed
@@ -65,10 +64,8 @@ done
 
 fi
 if want 5; then
-load; echo "### 5. search on challenging D, J, E, F, G (10 s), S_1 (30 s) and pangu_2.6B (10 s)"
-for f in challenging/D.1048576.csv challenging/J.1048576.csv challenging/E.1048576.csv challenging/F.1048576.csv challenging/G.1048576.csv; do
-	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/$f" 2>/dev/null && head -2 "$tmp/r.txt"
-done
+load; echo "### 5. search on challenging A-K (10 s each), S_1 (30 s) and pangu_2.6B (10 s)"
+"$bin" bench -strategy search -budget 10s "$dsa/challenging"
 /usr/bin/time -f "S_1: %e s wall" "$bin" -strategy search -budget 30s -format text -o "$tmp/r.txt" "$dsa/real/S_1.csv" 2>&1 | grep -E '^(search:|S_1:)' || true
 head -2 "$tmp/r.txt"
 /usr/bin/time -f "pangu_2.6B: %e s wall" "$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$dsa/real/pangu_2.6B.csv" 2>&1 | grep -E '^(search:|pangu_2.6B:)' || true
