@@ -20,11 +20,13 @@ package planner
 // shallow steps per round, leaving the time to the attempts at LB.
 //
 // On 100 to 20,000 free buffers (not under a work cap) squeaky-wheel
-// optimisation (squeaky.go) gets half of the time left after a first, cheap
-// step (the exact search under auto's work cap, or above srchExactMax
-// buffers the improvement's first steps): the exact search stalls on
-// mid-size instances whose optimum no greedy order finds, and repeated
-// first-fit passes with the offenders raised get closer.
+// optimisation (squeaky.go) gets a share of the time left after a first,
+// cheap step (the exact search under auto's work cap, or above
+// srchExactMax buffers the improvement's first steps): half on perfect
+// instances and above srchExactMax, where the exact search stalls or
+// cannot run and repeated first-fit passes with the offenders raised get
+// closer; an eighth elsewhere, where the exact search needs the time and
+// the passes' best arena only bounds its bisection (squeakyShare).
 //
 // Not under a work cap, an instance that falls into independent parts in
 // time (no buffer live across some step boundary) is searched part by part
