@@ -10,11 +10,11 @@ package planner
 // the budget in proportion to its buffers (what a part leaves unused goes
 // to the parts searched after it, so the largest get what the small ones,
 // often placed at once, leave), and stops once it is within the whole
-// instance's lower bound
-// (a part's own bound may be lower, and nothing is gained below the
-// whole's). Each part gets the whole search: an exact search, a tiling or
-// squeaky-wheel passes over one part are not distracted by the others,
-// whose lowest segments and offenders interleave with its own otherwise.
+// instance's lower bound (a part's own bound may be lower, and nothing is
+// gained below the whole's). Each part gets the whole search: an exact
+// search, a tiling or squeaky-wheel passes over one part are not
+// distracted by the others, whose lowest segments and offenders interleave
+// with its own otherwise.
 // What is left at the end goes to a second run of the parts that make
 // the arena (above the bound and not proven), each from its placement.
 // Parts smaller than one 64th of the instance are joined to their
