@@ -165,8 +165,11 @@ func (m *srchMin) windows(free []int, start []int64) {
 		gap := arena - m.lb
 	targets:
 		for _, t := range []int64{arena - gap/2, arena - gap/8, arena - 1} {
+			if t >= arena {
+				continue // a gap under 8 bytes: gap/8 is 0
+			}
 			for _, k := range []int{128, 512, 2048} {
-				if t >= arena || m.stop() {
+				if m.stop() {
 					break targets
 				}
 				cand := slices.Clone(byTop[:min(k, len(byTop))])

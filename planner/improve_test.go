@@ -55,3 +55,30 @@ func TestImproveBandRepack(t *testing.T) {
 		t.Fatalf("arena %d method %q offsets %v", m.arena, m.method, m.best)
 	}
 }
+
+// TestImproveBandRepackOneByte: a gap of one byte to LB leaves only the
+// target one byte below the arena (half and an eighth of the gap are 0),
+// and the band re-packing still tries it.
+//
+//	before:             after:
+//	10 |     B          9 | A A B B
+//	 5 | A A B          5 | C C C C
+//	 0 | C C C C        0 +--------
+func TestImproveBandRepackOneByte(t *testing.T) {
+	bufs := []Buffer{
+		{ID: 0, Start: 0, End: 2, Size: 4},
+		{ID: 1, Start: 2, End: 4, Size: 4},
+		{ID: 2, Start: 0, End: 4, Size: 5},
+	}
+	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
+		deadline: time.Now().Add(time.Second), lb: LowerBound(bufs)}
+	m.best = []int64{5, 6, 0}
+	m.arena = ArenaSize(bufs, m.best)
+	if m.arena != m.lb+1 || VerifyPlacement(bufs, m.best) != nil {
+		t.Fatalf("setup: arena %d, LB %d", m.arena, m.lb)
+	}
+	m.windows([]int{0, 1, 2}, m.best)
+	if m.arena != m.lb || m.method != "search/window" || VerifyPlacement(bufs, m.best) != nil {
+		t.Fatalf("arena %d (LB %d) method %q offsets %v", m.arena, m.lb, m.method, m.best)
+	}
+}
