@@ -46,11 +46,8 @@ func TestImproveBandRepack(t *testing.T) {
 		{ID: 1, Start: 2, End: 4, Size: 4},
 		{ID: 2, Start: 0, End: 4, Size: 4},
 	}
-	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
-		deadline: time.Now().Add(time.Second), lb: LowerBound(bufs)}
-	m.best = []int64{4, 8, 0}
-	m.arena = ArenaSize(bufs, m.best)
-	m.windows([]int{0, 1, 2}, m.best)
+	m := windowsRun(bufs, []int64{4, 8, 0})
+	m.windows(identity(len(bufs)), m.best)
 	if m.arena != 8 || m.method != "search/window" || VerifyPlacement(bufs, m.best) != nil {
 		t.Fatalf("arena %d method %q offsets %v", m.arena, m.method, m.best)
 	}
@@ -70,15 +67,22 @@ func TestImproveBandRepackOneByte(t *testing.T) {
 		{ID: 1, Start: 2, End: 4, Size: 4},
 		{ID: 2, Start: 0, End: 4, Size: 5},
 	}
-	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
-		deadline: time.Now().Add(time.Second), lb: LowerBound(bufs)}
-	m.best = []int64{5, 6, 0}
-	m.arena = ArenaSize(bufs, m.best)
+	m := windowsRun(bufs, []int64{5, 6, 0})
 	if m.arena != m.lb+1 || VerifyPlacement(bufs, m.best) != nil {
 		t.Fatalf("setup: arena %d, LB %d", m.arena, m.lb)
 	}
-	m.windows([]int{0, 1, 2}, m.best)
+	m.windows(identity(len(bufs)), m.best)
 	if m.arena != m.lb || m.method != "search/window" || VerifyPlacement(bufs, m.best) != nil {
 		t.Fatalf("arena %d (LB %d) method %q offsets %v", m.arena, m.lb, m.method, m.best)
 	}
+}
+
+// windowsRun returns a search run over bufs whose best placement is best,
+// with a second to go, for the band re-packing tests.
+func windowsRun(bufs []Buffer, best []int64) *srchMin {
+	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
+		deadline: time.Now().Add(time.Second), lb: LowerBound(bufs)}
+	m.best = best
+	m.arena = ArenaSize(bufs, m.best)
+	return m
 }
