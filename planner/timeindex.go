@@ -37,7 +37,11 @@ import (
 // slots 0..1, and the index never looked at it.
 type timeIndex struct {
 	times []int64 // sorted distinct time coordinates
-	size  int     // number of leaves, a power of two
+	// dense[d] is slot(t0+d) for 0 < d < len(dense), when the starts are
+	// dense enough on their range for a table to be small (slotTable).
+	t0    int64
+	dense []int32
+	size  int // number of leaves, a power of two
 	// cover[n] is node n's cover set, sub[n] (n < size) its sub set; a
 	// leaf's sub set is its cover set.
 	cover []spanSet
@@ -89,12 +93,15 @@ func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
 		}
 	}
 	times = slices.Clone(times[:k]) // the distinct starts only
+	t0, dense := slotTable(times)
 	size := 1
 	for size < len(times) {
 		size <<= 1
 	}
 	ix := &timeIndex{
 		times: times,
+		t0:    t0,
+		dense: dense,
 		size:  size,
 		cover: make([]spanSet, 2*size),
 		sub:   make([]spanSet, size),
@@ -116,9 +123,49 @@ func newTimeIndexOf(bufs []Buffer, idx []int) *timeIndex {
 	return ix
 }
 
+// slotTable returns slot's table for the sorted distinct starts times:
+// entry d is the number of starts below times[0]+d, for d up to the last
+// start. It returns nil where that range is more than slotTableSpan
+// times the number of starts (sparse time coordinates: the binary search
+// then), or there are fewer than two starts.
+func slotTable(times []int64) (int64, []int32) {
+	if len(times) < 2 || len(times) > math.MaxInt32 {
+		return 0, nil
+	}
+	t0 := times[0]
+	span := times[len(times)-1] - t0 // negative when it overflows
+	if span < 0 || span/slotTableSpan >= int64(len(times)) {
+		return 0, nil
+	}
+	dense := make([]int32, span+1)
+	k := int32(0)
+	for d := range dense {
+		for times[k] < t0+int64(d) {
+			k++
+		}
+		dense[d] = k
+	}
+	return t0, dense
+}
+
+// slotTableSpan bounds slotTable's range, per start: a table costs at
+// most 4 bytes times this a start, on top of the 8 of the start itself.
+const slotTableSpan = 4
+
 // slot maps a time coordinate to its index on the compressed axis: the
-// number of starts below t.
+// number of starts below t. A table answers where the starts are dense
+// (slotTable); a binary search elsewhere.
 func (ix *timeIndex) slot(t int64) int {
+	if ix.dense != nil {
+		switch {
+		case t <= ix.t0:
+			return 0
+		case t > ix.times[len(ix.times)-1]:
+			return len(ix.times)
+		default:
+			return int(ix.dense[t-ix.t0])
+		}
+	}
 	i, j := 0, len(ix.times)
 	for i < j {
 		h := int(uint(i+j) >> 1)

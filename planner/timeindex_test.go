@@ -129,3 +129,53 @@ func TestTimeIndexAgreesWithPairs(t *testing.T) {
 		}
 	})
 }
+
+// TestSlotTableMatchesSearch: slot answers with its table as the binary
+// search over the starts does, for every time in and around their range,
+// on dense starts (a table) and sparse ones (none), near the ends of
+// int64 too.
+func TestSlotTableMatchesSearch(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := rapid.SampledFrom([]int64{0, -50, math.MinInt64 + 1, math.MaxInt64 - 400}).Draw(t, "base")
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		gap := rapid.Int64Range(1, 9).Draw(t, "gap") // 5 and up: sparse, no table
+		bufs := make([]Buffer, n)
+		s := base
+		for i := range bufs {
+			bufs[i] = Buffer{Start: s, End: s + 1, Size: 1}
+			s += rapid.Int64Range(0, gap).Draw(t, "step") // repeats too
+		}
+		ix := newTimeIndex(bufs)
+		if gap < slotTableSpan && len(ix.times) > 1 {
+			require.NotNil(t, ix.dense, "starts %v", ix.times)
+		}
+		search := func(x int64) int { // the number of starts below x
+			k := 0
+			for k < len(ix.times) && ix.times[k] < x {
+				k++
+			}
+			return k
+		}
+		first, last := ix.times[0], ix.times[len(ix.times)-1]
+		if first > math.MinInt64+3 {
+			first -= 3
+		}
+		for x := first; x <= last+3; x++ {
+			require.Equal(t, search(x), ix.slot(x), "slot(%d), starts %v", x, ix.times)
+		}
+		for _, x := range []int64{math.MinInt64, math.MaxInt64} {
+			require.Equal(t, search(x), ix.slot(x), "slot(%d), starts %v", x, ix.times)
+		}
+	})
+}
+
+// TestSlotTableCorrupted: a table entry off by one makes slot disagree
+// with the search, which the check above would catch.
+func TestSlotTableCorrupted(t *testing.T) {
+	bufs := []Buffer{{Start: 10, End: 11, Size: 1}, {Start: 12, End: 13, Size: 1}, {Start: 13, End: 14, Size: 1}}
+	ix := newTimeIndex(bufs)
+	require.Equal(t, []int32{0, 1, 1, 2}, ix.dense)
+	assert.Equal(t, 1, ix.slot(12))
+	ix.dense[2]++
+	assert.NotEqual(t, 1, ix.slot(12))
+}
