@@ -91,6 +91,15 @@ func memoKey(set []int) uint64 {
 // bounded by nodes, so the result does not depend on which ends first);
 // when the size order places everything, the other one is stopped.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
+	return guillotinePlaceShared(ctx, bufs, lb, func(sub []Buffer, _ float64) []int64 { return fallback(sub) })
+}
+
+// guillotinePlaceShared is guillotinePlace with each piece's share of
+// the fallback's work passed to it: the piece's buffers over those of the
+// pieces without a cut still to come (guilShares), so that the fallback
+// can take that share of the time left (the search gives it all of its
+// time but a tenth that way).
+func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64) ([]int64, int64, int) {
 	quick := func(sub []Buffer) []int64 {
 		off, err := Portfolio().Place(context.Background(), sub)
 		if err != nil { // cannot happen: the buffers were validated
@@ -137,9 +146,25 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 			best = k
 		}
 	}
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), fallback: fallback, bySize: orders[best], memo: tries[best].g.memo}
+	share := guilShares(tries[best].left)
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo,
+		fallback: func(sub []Buffer) []int64 { return fallback(sub, share(len(sub))) }}
 	g.cut(identity(len(bufs)), 0, lb)
 	return g.off, nodes + g.nodes, g.missed
+}
+
+// guilShares returns the shares of the pieces without a cut, called in
+// turn with each piece's buffers: the piece over the buffers of pending
+// pieces (first all of them), at most 1. The pieces are those of the run
+// that chose the pivot order; the run with the fallback repeats them,
+// unless a search that ran out of time there makes more, and those get
+// all that is left.
+func guilShares(pending int) func(n int) float64 {
+	return func(n int) float64 {
+		share := float64(n) / float64(max(pending, n, 1))
+		pending -= n
+		return share
+	}
 }
 
 // identity returns 0, 1, ..., n-1.

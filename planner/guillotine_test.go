@@ -240,3 +240,15 @@ func TestGuillotineMemo(t *testing.T) {
 	assert.Zero(t, second.missed)
 	assert.Equal(t, first.off, second.off)
 }
+
+// TestGuilShares: the pieces without a cut share the fallback's time by
+// their buffers, the last of the expected ones taking all that is left,
+// and a piece beyond the count (a search cut short by time made it) too.
+func TestGuilShares(t *testing.T) {
+	share := guilShares(10)
+	assert.InDelta(t, 0.4, share(4), 1e-12)
+	assert.InDelta(t, 0.5, share(3), 1e-12) // 3 of the 6 left
+	assert.InDelta(t, 1.0, share(3), 1e-12)
+	assert.InDelta(t, 1.0, share(2), 1e-12) // beyond the count
+	assert.InDelta(t, 1.0, guilShares(0)(5), 1e-12)
+}

@@ -459,19 +459,24 @@ func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 
 // cuts places a perfect instance by guillotine cuts (node limits bound
 // them, and half the time left); each piece without a cut gets the
-// search, without cuts, under half the time left then. It reports whether
-// the arena is LB.
+// search, without cuts, under its share of nine tenths of the time left
+// then. It reports whether the arena is LB.
 func (m *srchMin) cuts() bool {
 	ctx, cancel := context.WithDeadline(m.ctx, time.Now().Add(time.Until(m.deadline)/2))
 	defer cancel()
-	fallback := func(sub []Buffer) []int64 {
-		res, err := search(m.ctx, sub, SearchConfig{noCuts: true, end: m.end}, max(time.Until(m.deadline)/2, time.Millisecond), 0)
+	// A piece without a cut gets its share of nine tenths of the time
+	// left (guilShares): on packable p5000 the 4,916 buffers below its
+	// first band are all of it, and half the time left gave them too
+	// little (docs/BENCHMARKS.md, issue 18).
+	fallback := func(sub []Buffer, share float64) []int64 {
+		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
+		res, err := search(m.ctx, sub, SearchConfig{noCuts: true, end: m.end}, max(budget, time.Millisecond), 0)
 		if err != nil { // cannot happen: search verifies what it returns
 			return stackOffsets(sub)
 		}
 		return res.Offsets
 	}
-	off, nodes, missed := guillotinePlace(ctx, m.bufs, m.lb, fallback)
+	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback)
 	m.nodes += nodes
 	if m.progress != nil {
 		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
