@@ -254,9 +254,8 @@ func (m *srchMin) run() {
 		if m.workCap == 0 && !m.noCuts && m.cuts() {
 			return
 		}
-		// Its node limits aim at a second or so, more than a small part
-		// or piece has of its own: Search's whole budget bounds it.
-		ctx, cancel := context.WithDeadline(m.ctx, m.end)
+		// perfectEnd says how long it may take.
+		ctx, cancel := context.WithDeadline(m.ctx, perfectEnd(time.Now(), m.deadline, m.end, m.noCuts))
 		off, nodes := perfectPack(ctx, m.bufs, m.lb)
 		cancel()
 		m.nodes += nodes
@@ -455,6 +454,22 @@ func srchInitial(ctx context.Context, bufs []Buffer) ([]int64, string) {
 		return off, "stack"
 	}
 	return off, "portfolio/" + p.members[k].Name()
+}
+
+// perfectEnd returns when the tiling search (perfectPack) must stop, at
+// now, in a search whose own deadline is deadline and whose whole
+// Search ends at end. Its node limits aim at a second or so, more than a
+// small part or piece has of its own, so the whole Search's end bounds
+// it; but a piece the cuts left without a band (noCuts, the fallback)
+// gets at most a quarter of its own time: the cuts' tiling search has
+// already tried the small pieces, and on a large one the tiling search
+// spends its limits and fails (packable p5000's 4,916 buffers: about 3 s
+// of the 4.5 s the fallback had in 10 s; docs/BENCHMARKS.md, issue 18).
+func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
+	if noCuts {
+		return now.Add(deadline.Sub(now) / 4)
+	}
+	return end
 }
 
 // cuts places a perfect instance by guillotine cuts (node limits bound

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
@@ -184,4 +185,15 @@ func TestSearchSeedHonoursBudget(t *testing.T) {
 	if res.Arena != total {
 		t.Fatalf("stacked arena %d, want the unshared total %d", res.Arena, total)
 	}
+}
+
+// TestPerfectEnd: the tiling search may run to the whole Search's end,
+// except in a piece the cuts left without a band, where it gets a
+// quarter of the piece's own time.
+func TestPerfectEnd(t *testing.T) {
+	now := time.Unix(1000, 0)
+	deadline, end := now.Add(8*time.Second), now.Add(20*time.Second)
+	assert.Equal(t, end, perfectEnd(now, deadline, end, false))
+	assert.Equal(t, now.Add(2*time.Second), perfectEnd(now, deadline, end, true))
+	assert.Equal(t, now, perfectEnd(now, now, end, true)) // no time left: none
 }
