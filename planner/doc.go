@@ -43,7 +43,9 @@
 // apart (guillotine.go: across time where nothing is live over a step
 // boundary, across bytes into bands of constant live total that
 // guilband.go finds boundary by boundary; pieces without a cut go to the
-// search), then gets a tiling search (perfect.go: the
+// search, each with its share of nine tenths of the time left, of which
+// the tiling search below gets at most a quarter), then gets a tiling
+// search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
 // each lifespan's buffers merged; tilesweep.go holds a sweep over
