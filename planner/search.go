@@ -480,9 +480,9 @@ func (m *srchMin) cuts() bool {
 	ctx, cancel := context.WithDeadline(m.ctx, time.Now().Add(time.Until(m.deadline)/2))
 	defer cancel()
 	// A piece without a cut gets its share of nine tenths of the time
-	// left (guilShares): on packable p5000 the 4,916 buffers below its
-	// first band are all of it, and half the time left gave them too
-	// little (docs/BENCHMARKS.md, issue 18).
+	// left (guilShares): on packable p5000 the 4,916 buffers beside its
+	// first band are the only such piece, and half the time left gave
+	// them too little (docs/BENCHMARKS.md, issue 18).
 	fallback := func(sub []Buffer, share float64) []int64 {
 		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 		res, err := search(m.ctx, sub, SearchConfig{noCuts: true, end: m.end}, max(budget, time.Millisecond), 0)
