@@ -27,8 +27,10 @@ package planner
 //     the time cap only guards against a machine many times slower than
 //     ours. Above srchExactMax buffers the stage runs the improvement's
 //     peak order and peak fill instead (peak.go, peakfill.go; bounded by
-//     node limits, not the clock): real/S_1 reaches LB in about half a
-//     second. Perfect instances (perfect.go) get the tiling search first.
+//     node and branch limits, not the clock, the peak fill to sets of at
+//     most peakFillCapped short buffers and one order each): real/S_1
+//     reaches LB in about half a second. Perfect instances (perfect.go)
+//     get the tiling search first.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
 // (split in time);

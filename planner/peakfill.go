@@ -105,7 +105,7 @@ func (m *srchMin) peakFill(start []int64, order []int) {
 			continue // the same set as the last attempt
 		}
 		prev = len(short)
-		if len(short) > srchExactMax || m.stop() {
+		if len(short) > srchExactMax || (m.workCap > 0 && len(short) > peakFillCapped) || m.stop() {
 			return
 		}
 		if off := m.peakFillWith(ctx, stack, short, order); off != nil {
@@ -146,7 +146,12 @@ func (m *srchMin) peakFillWith(ctx context.Context, stack, short, order []int) [
 		if sol != nil || m.stop() {
 			break
 		}
-		for k, rank := range srchOrders(in) {
+		orders := srchOrders(in)
+		if m.workCap > 0 {
+			orders = orders[:1]
+			r.branchLimit = srchBranchesPerNode * int64(peakFillNodes*len(short))
+		}
+		for k, rank := range orders {
 			r.rekey = srchOrderKeys[k]
 			st := r.solve(c, rank, int64(peakFillNodes*len(short)))
 			m.nodes += r.nodes
@@ -177,6 +182,17 @@ func (m *srchMin) peakFillWith(ctx context.Context, stack, short, order []int) [
 
 // peakFillNodes is the node limit of one exact attempt per short buffer.
 const peakFillNodes = 200
+
+// peakFillCapped is the most short buffers peak fill takes under a work
+// cap (auto, SearchConfig.Work), where it also tries one static order per
+// capacity, not every one, and bounds an attempt's branches as the exact
+// stage does (srchBranchesPerNode). Its case is a few dozen short buffers
+// (S_1: 23; pangu_2.6B: 7 to 12). Random rows make sets of hundreds to
+// thousands, where a branch costs up to a fifth of a millisecond against
+// the stack's obstacles, so that node limits no longer bound the time:
+// the clock ended auto's search there, which the work cap promises it
+// never does (TestPeakFillCappedUnderWork).
+const peakFillCapped = 256
 
 // fullestStep returns the earliest step at which the live total of bufs
 // is largest (false when no buffer has a size).

@@ -2,9 +2,12 @@ package planner
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -29,19 +32,49 @@ func TestPeakFill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
-		deadline: time.Now().Add(time.Second), lb: lb}
-	m.best, m.arena = start, ArenaSize(bufs, start)
-	if m.arena <= lb {
-		t.Fatalf("the peak order reaches LB %d: the example no longer shows the peak fill", lb)
+	for _, work := range []int64{0, autoWorkMin} { // as search, as auto
+		m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
+			deadline: time.Now().Add(time.Second), lb: lb, workCap: work}
+		m.best, m.arena = start, ArenaSize(bufs, start)
+		if m.arena <= lb {
+			t.Fatalf("the peak order reaches LB %d: the example no longer shows the peak fill", lb)
+		}
+		m.peakFill(start, order)
+		if m.arena != lb || m.method != "search/peakfill" {
+			t.Fatalf("work cap %d: arena %d (LB %d) method %q offsets %v", work, m.arena, lb, m.method, m.best)
+		}
+		if err := VerifyPlacement(bufs, m.best); err != nil {
+			t.Fatal(err)
+		}
 	}
-	m.peakFill(start, order)
-	if m.arena != lb || m.method != "search/peakfill" {
-		t.Fatalf("arena %d (LB %d) method %q offsets %v", m.arena, lb, m.method, m.best)
+}
+
+// TestPeakFillCappedUnderWork: on 5,000 random rows (1-100 steps over 500,
+// 64 B to 64 KiB) every short set of the peak fill is larger than
+// peakFillCapped (314, 805 and 2,684 buffers), so under a work cap the peak
+// fill runs no exact attempt. Without the cap it spends its whole second
+// in attempts (57 s with the 60 s budget of a scratch run) and improves
+// nothing.
+func TestPeakFillCappedUnderWork(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 3))
+	bufs := make([]Buffer, 5000)
+	for i := range bufs {
+		lo := int64(r.IntN(500))
+		bufs[i] = Buffer{ID: int64(i), Start: lo, End: lo + 1 + int64(r.IntN(100)), Size: 64 * int64(1+r.IntN(1024))}
 	}
-	if err := VerifyPlacement(bufs, m.best); err != nil {
-		t.Fatal(err)
+	order := peakOrder(bufs)
+	start, err := placeInOrder(context.Background(), bufs, order, bestFit, nil)
+	require.NoError(t, err)
+	nodes := func(work int64) int64 {
+		m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
+			deadline: time.Now().Add(time.Second), lb: LowerBound(bufs), workCap: work}
+		m.best, m.arena = start, ArenaSize(bufs, start)
+		m.peakFill(start, order)
+		require.NoError(t, VerifyPlacement(bufs, m.best))
+		return m.nodes
 	}
+	assert.Zero(t, nodes(autoWorkMin), "auto's peak fill tried sets above peakFillCapped")
+	assert.Positive(t, nodes(0), "without a work cap the sets are tried: the instance no longer shows the cap")
 }
 
 // TestPeakFillNeverWorse runs the peak fill from the peak order on random
