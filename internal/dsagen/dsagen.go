@@ -2,10 +2,12 @@
 // tests and benchmarks: blocks with a half-open lifespan [Start, End) in
 // steps and a size in bytes, from a fixed seed.
 //
-// Two families:
+// Three families:
 //
 //   - Synthetic(n): shaped like a model's trace (the size ladder of the
 //     planner's benchmarks), optimum unknown.
+//   - Rows(n, seed): uniformly random rows, fragmenting for fit placers
+//     (the hostile corpus's million rows), optimum unknown.
 //   - Packable(n, capacity, seed): a capacity x time rectangle cut into n
 //     blocks by random guillotine cuts, so the blocks tile it exactly and
 //     the optimum arena is the capacity (= the lower bound: every step's
@@ -52,6 +54,23 @@ func Synthetic(n int) []Block {
 		size := int64(64) << rng.IntN(17)
 		size += rng.Int64N(size)
 		bs[i] = Block{Start: start, End: start + life, Size: size}
+	}
+	return bs
+}
+
+// Rows returns n blocks with uniformly random lifespans (1 to 100 steps,
+// starting in the first n/10 steps) and sizes (64 B to 64 KiB, multiples
+// of 64), drawn from seed. About 500 blocks live at each step whatever n,
+// of every size alike: first-fit and best-fit leave many small holes
+// there, the costly case of their queries.
+func Rows(n int, seed uint64) []Block {
+	r := rand.New(rand.NewPCG(seed, 17))
+	span := max(n/10, 1)
+	bs := make([]Block, n)
+	for i := range bs {
+		lo := int64(r.IntN(span))
+		end := lo + 1 + int64(r.IntN(100))
+		bs[i] = Block{Start: lo, End: end, Size: 64 * int64(1+r.IntN(1024))}
 	}
 	return bs
 }

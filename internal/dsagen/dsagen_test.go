@@ -59,3 +59,24 @@ func TestDeterministic(t *testing.T) {
 		require.Equalf(t, u[i], s[i], "synthetic block %d differs", i)
 	}
 }
+
+// TestRows: rows start in the first n/10 steps, live 1 to 100 steps and
+// take 64 B to 64 KiB in multiples of 64; the same seed gives the same
+// rows, another seed others, and every lifespan and size class is drawn
+// (the extremes included) on 200,000 rows.
+func TestRows(t *testing.T) {
+	const n = 200_000
+	bs := Rows(n, 1)
+	require.Len(t, bs, n)
+	lives, sizes := map[int64]bool{}, map[int64]bool{}
+	for i, b := range bs {
+		life := b.End - b.Start
+		require.Falsef(t, b.Start < 0 || b.Start >= n/10 || life < 1 || life > 100 || b.Size < 64 || b.Size > 64<<10 || b.Size%64 != 0,
+			"row %d out of range: %+v", i, b)
+		lives[life], sizes[b.Size] = true, true
+	}
+	require.Len(t, lives, 100, "lifespans drawn")
+	require.Len(t, sizes, 1024, "sizes drawn")
+	require.Equal(t, Rows(1000, 5), Rows(1000, 5), "one seed, two draws")
+	require.NotEqual(t, Rows(1000, 5), Rows(1000, 6), "two seeds, one draw")
+}

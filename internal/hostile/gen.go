@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math/rand/v2"
+
+	"github.com/memplan/memplan/internal/dsagen"
 )
 
 // InPlaceChain writes a graph of n Relu nodes, each the in-place candidate
@@ -77,13 +78,10 @@ func manyValues(w io.Writer, n int, lastDType string) error {
 // 100 steps over n/10 steps) and sizes (64 B to 64 KiB, multiples of 64),
 // drawn from seed.
 func CSVRows(w io.Writer, n int, seed uint64) error {
-	r := rand.New(rand.NewPCG(seed, 17))
 	bw := bufio.NewWriter(w)
 	bw.WriteString("id,lower,upper,size\n")
-	span := max(n/10, 1)
-	for i := 0; i < n; i++ {
-		lo := r.IntN(span)
-		fmt.Fprintf(bw, "%d,%d,%d,%d\n", i, lo, lo+1+r.IntN(100), 64*(1+r.IntN(1024)))
+	for i, b := range dsagen.Rows(n, seed) {
+		fmt.Fprintf(bw, "%d,%d,%d,%d\n", i, b.Start, b.End, b.Size)
 	}
 	return bw.Flush()
 }
