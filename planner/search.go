@@ -74,6 +74,30 @@ const srchExactMax = 3000
 // node tries 2 to 33 branches.
 const srchBranchesPerNode = 8
 
+// srchWorkWeight is what one branch counts against a work cap
+// (SearchConfig.Work) on instance in: 1, or the instance's size per branch
+// in units of srchWorkCostRef. A node scans its part's buffers, and a
+// branch its buffer's overlaps and its part's sections, so the size per
+// branch is n + the mean number of overlaps + the number of sections:
+// 285 to 761 on the challenging suite (weight 1: counted as before),
+// 3,123 and 4,279 on 2,000 and 3,000 random rows (planreport gen -kind
+// rows -seed 2; weights 3 and 4), whose nodes cost 8 to 15 times J's
+// (22 us; 186 and 335 us on this machine). Unweighted, auto's work cap let
+// those run 11.5 and 21.7 s, and its 10 s clock cap ended them instead: a
+// plan that depended on the machine. Weighted, they end by work in about
+// 6 and 5 s (docs/BENCHMARKS.md; TestSrchWorkWeight).
+func srchWorkWeight(in *srchInst) int64 {
+	ov := 0
+	for _, o := range in.ov {
+		ov += len(o)
+	}
+	return max(1, int64(in.n+ov/max(in.n, 1)+in.nsec)/srchWorkCostRef)
+}
+
+// srchWorkCostRef is the size per branch that srchWorkWeight counts as
+// one branch.
+const srchWorkCostRef = 1024
+
 // srchDefaultBudget is the time budget when none is given.
 const srchDefaultBudget = 10 * time.Second
 
@@ -333,16 +357,18 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 		runs[k].stop = func() bool { return m.stop() || found.Load() < int32(k) }
 	}
 	workers := max(1, min(len(orders), runtime.GOMAXPROCS(0)))
+	weight := srchWorkWeight(in)
 	// try asks for capacity c with every order. The lowest-numbered order
 	// that finds a placement wins, so the result does not depend on timing;
 	// a find cancels only the higher-numbered orders.
 	try := func(c int64, limit int64) srchStatus {
-		if m.stop() || (m.workCap > 0 && m.work+srchBranchesPerNode*limit*int64(len(orders)) > m.workCap) {
+		charge := srchBranchesPerNode * limit * int64(len(orders)) * weight
+		if m.stop() || (m.workCap > 0 && m.work+charge > m.workCap) {
 			m.done = true
 			return srchAborted
 		}
 		if m.workCap > 0 {
-			m.work += srchBranchesPerNode * limit * int64(len(orders))
+			m.work += charge
 			for _, r := range runs {
 				r.branchLimit = srchBranchesPerNode * limit
 			}

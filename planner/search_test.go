@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
+
+	"github.com/memplan/memplan/internal/dsagen"
 )
 
 // srchInput12 is minimalloc's 5-buffer example; its optimum is 12.
@@ -196,4 +198,40 @@ func TestPerfectEnd(t *testing.T) {
 	assert.Equal(t, end, perfectEnd(now, deadline, end, false))
 	assert.Equal(t, now.Add(2*time.Second), perfectEnd(now, deadline, end, true))
 	assert.Equal(t, now, perfectEnd(now, now, end, true)) // no time left: none
+}
+
+// TestSrchWorkWeight: a branch counts once on small instances and three
+// times on 2,000 random rows (dsagen.Rows), and the exact stage charges
+// the weight: under a work cap that affords one unweighted try, the rows
+// get no try at all (no node visited).
+func TestSrchWorkWeight(t *testing.T) {
+	inst := func(bufs []Buffer) *srchInst {
+		free := make([]int, len(bufs))
+		for i := range free {
+			free[i] = i
+		}
+		return newSrchInst(bufs, free, nil, nil)
+	}
+	small := []Buffer{{ID: 0, Start: 0, End: 2, Size: 4}, {ID: 1, Start: 1, End: 3, Size: 4}}
+	assert.Equal(t, int64(1), srchWorkWeight(inst(small)))
+	rows := dsagen.Rows(2000, 2)
+	bufs := make([]Buffer, len(rows))
+	for i, b := range rows {
+		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
+	}
+	in := inst(bufs)
+	require.Equal(t, int64(3), srchWorkWeight(in))
+	// exact's first try: node limit max(2n, 1000), every static order twice.
+	oneTry := srchBranchesPerNode * int64(max(2*in.n, 1000)) * int64(2*len(srchOrders(in)))
+	start, err := placeInOrder(context.Background(), bufs, peakOrder(bufs), bestFit, nil)
+	require.NoError(t, err)
+	free := make([]int, len(bufs))
+	for i := range free {
+		free[i] = i
+	}
+	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
+		deadline: time.Now().Add(time.Minute), lb: LowerBound(bufs), workCap: oneTry}
+	m.best, m.arena, m.proven = start, ArenaSize(bufs, start), m.lb
+	m.exact(free, nil, nil)
+	assert.Zero(t, m.nodes, "a try three times the work cap was run")
 }

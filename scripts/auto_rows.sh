@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# auto_rows.sh runs the default strategy (auto) through the whole CLI on
+# random rows (planreport gen -kind rows: 1-100-step lifespans, 64 B to
+# 64 KiB, about 500 rows live at a step) at two git revisions, one
+# instance after the other (before, then after), and prints per run the
+# wall seconds, the search's progress lines on stderr (one a second: a
+# run near auto's 10 s time cap was ended by the clock, not by its work
+# cap), what placed it and the arena over the lower bound.
+#
+#	scripts/auto_rows.sh BEFORE AFTER ["N ..."] ["SEED ..."]
+#	scripts/auto_rows.sh c06b05a HEAD "2000 3000" "1 2 3"
+#
+# Needs GNU time (/usr/bin/time).
+set -euo pipefail
+before=$1 after=$2 sizes=${3:-2000 3000} seeds=${4:-1 2 3}
+root=$(git rev-parse --show-toplevel)
+out=$(mktemp -d)
+trap 'for s in before after; do git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true; done; rm -rf "$out"' EXIT
+for side in before after; do
+	rev=${!side}
+	git -C "$root" worktree add --quiet --detach "$out/src-$side" "$rev"
+	(cd "$out/src-$side" && go build -o "$out/$side" ./cmd/planreport)
+	echo "$side: $(git -C "$out/src-$side" rev-parse --short HEAD) $(git -C "$out/src-$side" log -1 --format=%s | cut -c1-70)"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
+for n in $sizes; do
+	for seed in $seeds; do
+		"$out/after" gen -kind rows -n "$n" -seed "$seed" -o "$out/in.csv"
+		for side in before after; do
+			/usr/bin/time -o "$out/time" -f "%e" "$out/$side" -progress -format csv -o "$out/out.csv" "$out/in.csv" 2>"$out/err"
+			lines=$(grep -c '^search:' "$out/err" || true)
+			placed=$(grep 'placed by' "$out/err" | sed -E 's/.*placed by ([^ ]+) in .*, ([0-9.]+% over).*/\1, \2 LB/')
+			echo "n=$n seed=$seed $side: $(cat "$out/time") s wall, $lines progress lines, $placed"
+		done
+	done
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
