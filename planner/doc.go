@@ -29,7 +29,8 @@
 // first-fit in peak order, then the portfolio with best-fit in peak order,
 // then the exact search under a work cap scaled to the instance, and
 // stops at the first stage that reaches the lower bound; the cap is
-// counted in branches, not seconds, so the plan does not depend on the
+// counted in branches, each weighed by the instance's size per branch
+// (srchWorkWeight), not in seconds, so the plan does not depend on the
 // machine. Above 200,000 buffers (AutoSplitAbove) it runs first-fit by
 // size alone, the two halves of time on two goroutines once the buffers
 // crossing the middle cut are placed, each half in pieces of time with a

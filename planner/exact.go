@@ -189,9 +189,17 @@ type srchRun struct {
 	// tries (nodes vary in cost: one node may try dozens of branches).
 	branchLimit int64
 	branches    int64
-	stop        func() bool
-	stopped     bool
-	NodesAll    int64
+	// stepLimit, when positive, bounds an attempt's steps: the buffers a
+	// node scans, and a branch's overlaps, sections, the sections of the
+	// buffers it lifts and the obstacles they pass. Steps follow an
+	// attempt's time where branches do not: a branch takes 161 to 1,077
+	// steps on the challenging suite, 4,047 to 9,612 on 2,000 and 3,000
+	// random rows (srchStepsPerBranch).
+	stepLimit int64
+	steps     int64
+	stop      func() bool
+	stopped   bool
+	NodesAll  int64
 }
 
 func newSrchRun(in *srchInst) *srchRun {
@@ -216,6 +224,7 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 		if f.off >= o+sz {
 			break
 		}
+		r.steps++
 		if f.top > o {
 			o = f.top
 			if a > 1 && o%a != 0 {
@@ -230,7 +239,7 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 // node limit; on srchFound, r.sol holds the offsets.
 func (r *srchRun) solve(cap int64, rank []int32, limit int64) srchStatus {
 	in := r.in
-	r.cap, r.limit, r.nodes, r.branches, r.stopped = cap, limit, 0, 0, false
+	r.cap, r.limit, r.nodes, r.branches, r.steps, r.stopped = cap, limit, 0, 0, 0, false
 	copy(r.rank, rank)
 	for k := range in.n {
 		r.off[k] = -1
@@ -283,7 +292,8 @@ func (r *srchRun) solvePart(lo, hi int32, lastOff int64, lastRank int32) srchSta
 func (r *srchRun) search(part []int32, secLo, secHi int32, lastOff int64, lastRank int32) srchStatus {
 	in := r.in
 	r.nodes++
-	if r.nodes > r.limit || r.stopped {
+	r.steps += int64(len(part))
+	if r.nodes > r.limit || r.stopped || (r.stepLimit > 0 && r.steps > r.stepLimit) {
 		return srchAborted
 	}
 	minH := int64(-1)
@@ -342,7 +352,8 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	if r.work&255 == 0 && r.stop != nil && r.stop() {
 		r.stopped = true
 	}
-	if r.branchLimit > 0 && r.branches > r.branchLimit {
+	r.steps += int64(len(in.ov[b])) + int64(secHi-secLo)
+	if (r.branchLimit > 0 && r.branches > r.branchLimit) || (r.stepLimit > 0 && r.steps > r.stepLimit) {
 		return srchAborted
 	}
 	if r.stopped {
@@ -382,6 +393,7 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 		if !ok {
 			break
 		}
+		r.steps += int64(in.sHi[x] - in.sLo[x])
 		for s := in.sLo[x]; s < in.sHi[x]; s++ {
 			if r.stamp[s] == r.epoch {
 				continue

@@ -84,8 +84,10 @@ const srchBranchesPerNode = 8
 // rows -seed 2; weights 3 and 4), whose nodes cost 8 to 15 times J's
 // (22 us; 186 and 335 us on this machine). Unweighted, auto's work cap let
 // those run 11.5 and 21.7 s, and its 10 s clock cap ended them instead: a
-// plan that depended on the machine. Weighted, they end by work in about
-// 6 and 5 s (docs/BENCHMARKS.md; TestSrchWorkWeight).
+// plan that depended on the machine. Weighted, and with each attempt's
+// steps bounded too (srchStepsPerBranch), they end by work in about 3 s
+// (scripts/auto_rows.sh, docs/BENCHMARKS.md; TestSrchWorkWeight,
+// TestSrchStepLimit).
 func srchWorkWeight(in *srchInst) int64 {
 	ov := 0
 	for _, o := range in.ov {
@@ -97,6 +99,13 @@ func srchWorkWeight(in *srchInst) int64 {
 // srchWorkCostRef is the size per branch that srchWorkWeight counts as
 // one branch.
 const srchWorkCostRef = 1024
+
+// srchStepsPerBranch bounds, under a work cap, an attempt's steps
+// (srchRun.steps) per branch of its branch limit. On the challenging
+// suite a branch takes 161 to 1,077 steps on average (J the most), so the
+// branch limit ends their attempts first, as before; on 2,000 and 3,000
+// random rows it takes 4,047 to 9,612, and the steps end them.
+const srchStepsPerBranch = 2048
 
 // srchDefaultBudget is the time budget when none is given.
 const srchDefaultBudget = 10 * time.Second
@@ -371,6 +380,7 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 			m.work += charge
 			for _, r := range runs {
 				r.branchLimit = srchBranchesPerNode * limit
+				r.stepLimit = srchStepsPerBranch * r.branchLimit
 			}
 		}
 		found.Store(math.MaxInt32)

@@ -235,3 +235,27 @@ func TestSrchWorkWeight(t *testing.T) {
 	m.exact(free, nil, nil)
 	assert.Zero(t, m.nodes, "a try three times the work cap was run")
 }
+
+// TestSrchStepLimit: an attempt on 2,000 random rows at capacity LB (not
+// reached: the search's best there is 2% above it) ends once its steps
+// pass stepLimit, within one node's and one branch's steps of it, long
+// before its node limit; without the step limit it runs on to the nodes.
+func TestSrchStepLimit(t *testing.T) {
+	rows := dsagen.Rows(2000, 2)
+	bufs := make([]Buffer, len(rows))
+	free := make([]int, len(rows))
+	for i, b := range rows {
+		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
+		free[i] = i
+	}
+	in := newSrchInst(bufs, free, nil, nil)
+	lb := LowerBound(bufs)
+	r := newSrchRun(in)
+	r.stepLimit = 200_000
+	require.Equal(t, srchAborted, r.solve(lb, srchOrders(in)[0], 5_000))
+	assert.Less(t, r.nodes, int64(5_000), "the node limit ended it")
+	// One node scans its part (n), one branch its overlaps, sections and
+	// the sections of the buffers it lifts (at most n of each).
+	assert.LessOrEqual(t, r.steps, r.stepLimit+int64(2*in.n+in.n*in.nsec), "steps %d, limit %d", r.steps, r.stepLimit)
+	assert.Greater(t, r.steps, r.stepLimit, "aborted before its step limit")
+}
