@@ -13,15 +13,9 @@
 # Needs GNU time (/usr/bin/time).
 set -euo pipefail
 before=$1 after=$2 sizes=${3:-2000 3000} seeds=${4:-1 2 3}
-root=$(git rev-parse --show-toplevel)
-out=$(mktemp -d)
-trap 'for s in before after; do git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true; done; rm -rf "$out"' EXIT
-for side in before after; do
-	rev=${!side}
-	git -C "$root" worktree add --quiet --detach "$out/src-$side" "$rev"
-	(cd "$out/src-$side" && go build -o "$out/$side" ./cmd/planreport)
-	echo "$side: $(git -C "$out/src-$side" rev-parse --short HEAD) $(git -C "$out/src-$side" log -1 --format=%s | cut -c1-70)"
-done
+# shellcheck source=scripts/ab_build.sh
+source "$(dirname "$0")/ab_build.sh"
+ab_build "$before" "$after"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
 for n in $sizes; do
 	for seed in $seeds; do
