@@ -35,7 +35,14 @@ func (p *orderPlacer) Place(ctx context.Context, bufs []Buffer) ([]int64, error)
 }
 
 func (p *orderPlacer) place(ctx context.Context, bufs []Buffer, bound *atomic.Int64) ([]int64, error) {
-	return placeInOrder(ctx, bufs, p.order(bufs), p.policy, bound)
+	order := p.order(bufs)
+	// An order that never goes back in time (the start order) is placed by
+	// a sweep over the live buffers where that is cheaper: the same offsets
+	// (livesweep.go).
+	if off, ok, err := placeLive(ctx, bufs, order, p.policy, bound, liveSweepPerBuffer); ok {
+		return off, err
+	}
+	return placeInOrder(ctx, bufs, order, p.policy, bound)
 }
 
 // order returns the buffer indices in the order p places them: by p.less,
