@@ -43,13 +43,17 @@ const liveSweepPerBuffer = 4096
 // decrease somewhere, or the live buffers scanned pass perBuffer a buffer
 // placed. Then nothing is returned and the caller runs placeInOrder.
 func placeLive(ctx context.Context, bufs []Buffer, order []int, policy fitPolicy, bound *atomic.Int64, perBuffer int64) ([]int64, bool, error) {
-	if len(order) != len(bufs) || validateBuffers(bufs) != nil || slices.ContainsFunc(bufs, func(b Buffer) bool { return b.Fixed }) {
+	if len(order) != len(bufs) {
 		return nil, false, nil
 	}
+	// The order first: it turns most orders away at once.
 	for k := 1; k < len(order); k++ {
 		if bufs[order[k]].Start < bufs[order[k-1]].Start {
 			return nil, false, nil
 		}
+	}
+	if slices.ContainsFunc(bufs, func(b Buffer) bool { return b.Fixed }) || validateBuffers(bufs) != nil {
+		return nil, false, nil
 	}
 	offsets := make([]int64, len(bufs))
 	var live liveSet
