@@ -14,12 +14,7 @@ import (
 // synthetic returns the n buffers of dsagen.Synthetic (shaped like a
 // model's trace, fixed seed), IDs in order.
 func synthetic(n int) []Buffer {
-	bs := dsagen.Synthetic(n)
-	bufs := make([]Buffer, len(bs))
-	for i, b := range bs {
-		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
-	}
-	return bufs
+	return blockBuffers(dsagen.Synthetic(n))
 }
 
 // BenchmarkPlace times the full portfolio over a fixed-seed size ladder and

@@ -57,7 +57,7 @@ func TestGuillotineBand(t *testing.T) {
 func TestGuilBandIsBand(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(4, 80).Draw(t, "n")
-		bs := packableBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
+		bs := blockBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
 		lb := LowerBound(bs)
 		g := &guilSearch{ctx: context.Background(), bufs: bs}
 		set := make([]int, len(bs))
@@ -95,7 +95,7 @@ func TestGuilBandIsBand(t *testing.T) {
 func TestGuillotineAlwaysValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 120).Draw(t, "n")
-		bs := packableBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
+		bs := blockBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
 		lb := LowerBound(bs)
 		off, _, missed := guillotinePlace(context.Background(), bs, lb, stackOffsets)
 		require.NoError(t, VerifyPlacement(bs, off))
@@ -163,7 +163,7 @@ func TestGuilLinksSound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(4, 150).Draw(t, "n")
 		blocks := dsagen.Packable(n, 1<<14, rapid.Uint64().Draw(t, "seed"))
-		bs := packableBuffers(blocks)
+		bs := blockBuffers(blocks)
 		// Strip lines: offsets no block straddles.
 		var lines []int64
 		for _, b := range blocks {

@@ -37,10 +37,9 @@ func TestPlaceLiveMatchesIndex(t *testing.T) {
 // TestPlaceLiveRows: the same on 20,000 random rows (about 500 live), and
 // the portfolio's start member (which takes the sweep) agrees too.
 func TestPlaceLiveRows(t *testing.T) {
-	rows := dsagen.Rows(20_000, 3)
-	bufs := make([]Buffer, len(rows))
-	for i, b := range rows {
-		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size, Align: 64}
+	bufs := blockBuffers(dsagen.Rows(20_000, 3))
+	for i := range bufs {
+		bufs[i].Align = 64
 	}
 	order := singleOrders[4].order(bufs)
 	want, err := placeInOrder(context.Background(), bufs, order, bestFit, nil)

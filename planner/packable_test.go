@@ -64,7 +64,7 @@ func BenchmarkSearchPackable(b *testing.B) {
 func BenchmarkSearchPackableSeeds(b *testing.B) {
 	for _, n := range []int{250, 500, 1000, 2000, 5000} {
 		for seed := uint64(2); seed <= 5; seed++ {
-			bufs := packableBuffers(dsagen.Packable(n, packableCapacity, seed))
+			bufs := blockBuffers(dsagen.Packable(n, packableCapacity, seed))
 			b.Run(fmt.Sprintf("p%d-seed%d", n, seed), func(b *testing.B) {
 				for b.Loop() {
 					res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})

@@ -2,13 +2,14 @@ package planner
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
+
+	"github.com/memplan/memplan/internal/dsagen"
 )
 
 // TestPeakFill is the worked example of peakfill.go: the peak order ends
@@ -49,19 +50,14 @@ func TestPeakFill(t *testing.T) {
 	}
 }
 
-// TestPeakFillCappedUnderWork: on 5,000 random rows (1-100 steps over 500,
-// 64 B to 64 KiB) every short set of the peak fill is larger than
-// peakFillCapped (314, 805 and 2,684 buffers), so under a work cap the peak
-// fill runs no exact attempt. Without the cap it spends its whole second
-// in attempts (57 s with the 60 s budget of a scratch run) and improves
-// nothing.
+// TestPeakFillCappedUnderWork: on 5,000 random rows (dsagen.Rows, seed 3)
+// the peak fill's first short set holds 282 buffers, more than
+// peakFillCapped, and the later sets only grow, so under a work cap the
+// peak fill runs no exact attempt. Without the cap it tries them (on
+// another instance of 5,000 rows a scratch run spent 57 s there under a
+// 60 s budget and improved nothing).
 func TestPeakFillCappedUnderWork(t *testing.T) {
-	r := rand.New(rand.NewPCG(2, 3))
-	bufs := make([]Buffer, 5000)
-	for i := range bufs {
-		lo := int64(r.IntN(500))
-		bufs[i] = Buffer{ID: int64(i), Start: lo, End: lo + 1 + int64(r.IntN(100)), Size: 64 * int64(1+r.IntN(1024))}
-	}
+	bufs := blockBuffers(dsagen.Rows(5000, 3))
 	order := peakOrder(bufs)
 	start, err := placeInOrder(context.Background(), bufs, order, bestFit, nil)
 	require.NoError(t, err)

@@ -30,7 +30,7 @@ func TestPerfectWorkedExample(t *testing.T) {
 // byte more, a fixed or an aligned buffer, or a step with nothing live
 // makes an instance imperfect.
 func TestIsPerfect(t *testing.T) {
-	bs := packableBuffers(dsagen.Packable(60, 1<<12, 3))
+	bs := blockBuffers(dsagen.Packable(60, 1<<12, 3))
 	lb := LowerBound(bs)
 	require.True(t, isPerfect(bs, lb))
 	assert.False(t, isPerfect(bs[1:], lb), "one buffer less")
@@ -47,7 +47,9 @@ func TestIsPerfect(t *testing.T) {
 	assert.False(t, isPerfect(gap, 8), "a step with nothing live")
 }
 
-func packableBuffers(blocks []dsagen.Block) []Buffer {
+// blockBuffers returns generated blocks (internal/dsagen) as buffers, IDs
+// in order.
+func blockBuffers(blocks []dsagen.Block) []Buffer {
 	bs := make([]Buffer, len(blocks))
 	for i, b := range blocks {
 		bs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
@@ -63,7 +65,7 @@ func TestPerfectFindsEveryTiling(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 30).Draw(t, "n")
 		capacity := int64(rapid.IntRange(1, 64).Draw(t, "units")) * dsagen.PackableGranule
-		bs := packableBuffers(dsagen.Packable(n, capacity, rapid.Uint64().Draw(t, "seed")))
+		bs := blockBuffers(dsagen.Packable(n, capacity, rapid.Uint64().Draw(t, "seed")))
 		lb := LowerBound(bs)
 		require.True(t, isPerfect(bs, lb))
 		s := newPerfectSearch(context.Background(), bs, lb, 1<<62)

@@ -214,11 +214,7 @@ func TestSrchWorkWeight(t *testing.T) {
 	}
 	small := []Buffer{{ID: 0, Start: 0, End: 2, Size: 4}, {ID: 1, Start: 1, End: 3, Size: 4}}
 	assert.Equal(t, int64(1), srchWorkWeight(inst(small)))
-	rows := dsagen.Rows(2000, 2)
-	bufs := make([]Buffer, len(rows))
-	for i, b := range rows {
-		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
-	}
+	bufs := blockBuffers(dsagen.Rows(2000, 2))
 	in := inst(bufs)
 	require.Equal(t, int64(3), srchWorkWeight(in))
 	// exact's first try: node limit max(2n, 1000), every static order twice.
@@ -241,11 +237,9 @@ func TestSrchWorkWeight(t *testing.T) {
 // pass stepLimit, within one node's and one branch's steps of it, long
 // before its node limit; without the step limit it runs on to the nodes.
 func TestSrchStepLimit(t *testing.T) {
-	rows := dsagen.Rows(2000, 2)
-	bufs := make([]Buffer, len(rows))
-	free := make([]int, len(rows))
-	for i, b := range rows {
-		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
+	bufs := blockBuffers(dsagen.Rows(2000, 2))
+	free := make([]int, len(bufs))
+	for i := range free {
 		free[i] = i
 	}
 	in := newSrchInst(bufs, free, nil, nil)

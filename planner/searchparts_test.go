@@ -43,7 +43,7 @@ func TestTimeParts(t *testing.T) {
 // cut from half the capacity, stops at the whole instance's bound rather
 // than its own. The progress names the parts.
 func TestSearchParts(t *testing.T) {
-	bufs := twoParts(packableBuffers(dsagen.Packable(39, 1<<12, 5)), packableBuffers(dsagen.Packable(39, 1<<11, 6)))
+	bufs := twoParts(blockBuffers(dsagen.Packable(39, 1<<12, 5)), blockBuffers(dsagen.Packable(39, 1<<11, 6)))
 	var progress bytes.Buffer
 	res, err := Search(context.Background(), bufs, SearchConfig{Budget: 2 * time.Second, Progress: &progress})
 	require.NoError(t, err)
@@ -60,7 +60,7 @@ func TestSearchParts(t *testing.T) {
 // TestSearchPartsCancelled: a cancelled search still returns a valid
 // placement of every part.
 func TestSearchPartsCancelled(t *testing.T) {
-	bufs := twoParts(packableBuffers(dsagen.Packable(300, 1<<16, 7)), packableBuffers(dsagen.Packable(300, 1<<16, 8)))
+	bufs := twoParts(blockBuffers(dsagen.Packable(300, 1<<16, 7)), blockBuffers(dsagen.Packable(300, 1<<16, 8)))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := Search(ctx, bufs, SearchConfig{Budget: time.Second})

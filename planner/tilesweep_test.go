@@ -36,7 +36,7 @@ func TestTileSweepSmallPackable(t *testing.T) {
 			if seed%2 == 0 {
 				units = 4 // many buffers of one size: swaps of labels
 			}
-			bufs := packableBuffers(dsagen.Packable(n, units*dsagen.PackableGranule, seed))
+			bufs := blockBuffers(dsagen.Packable(n, units*dsagen.PackableGranule, seed))
 			off, nodes := tileSweepPlace(context.Background(), bufs, 100_000)
 			require.NotNilf(t, off, "seed %d, n %d: no tiling in %d nodes", seed, n, nodes)
 			require.NoErrorf(t, VerifyPlacement(bufs, off), "seed %d, n %d", seed, n)
@@ -77,7 +77,7 @@ func TestTileSweepStopsAtLimit(t *testing.T) {
 func TestTileSweepFollowsTiling(t *testing.T) {
 	for _, n := range []int{250, 500, 1000, 2000, 5000} {
 		blocks := dsagen.Packable(n, packableCapacity, 1)
-		bufs := packableBuffers(blocks)
+		bufs := blockBuffers(blocks)
 		s := newTileSweep(context.Background(), bufs, 1<<40)
 		tr := newPQTree()
 		for i := range s.bounds {
@@ -171,7 +171,7 @@ func overlapGroups(blocks []dsagen.Block, ends, starts []int32) []tileGroup {
 // were once enumerated without, and a run under any limit went on for
 // many minutes.
 func TestTileSweepJoinStopsAtLimit(t *testing.T) {
-	bufs := packableBuffers(dsagen.Packable(1000, packableCapacity, 2))
+	bufs := blockBuffers(dsagen.Packable(1000, packableCapacity, 2))
 	const limit = 30_000
 	_, nodes := tileSweepPlace(context.Background(), bufs, limit)
 	assert.LessOrEqual(t, nodes, int64(limit+6), "a node or two over the limit per order at most")
