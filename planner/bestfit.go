@@ -108,8 +108,11 @@ func (ix *timeIndex) fit(b *Buffer, policy fitPolicy) int64 {
 // collect, or gathered from several indexes).
 func (ix *timeIndex) choose(b *Buffer, policy fitPolicy) int64 {
 	a := alignOf(b)
-	if policy == firstFit && b.Size > 0 {
-		return ix.firstFree(b.Size, a)
+	if b.Size > 0 {
+		if policy == firstFit {
+			return ix.firstFree(b.Size, a)
+		}
+		return ix.bestFree(b.Size, a)
 	}
 	best, bestGap := int64(-1), int64(math.MaxInt64)
 	ix.gaps(0, func(lo, hi int64) bool {

@@ -375,13 +375,26 @@ func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
 // the first set's [10, 12) starts below 11: x moves to 12, which both
 // sets then leave: 12.
 func (ix *timeIndex) firstFree(size, a int64) int64 {
-	x := alignUp(0, a)
-	n := len(ix.sets)
+	ix.loadNext()
+	return ix.leap(alignUp(0, a), size, a)
+}
+
+// loadNext sets ix.next to the start of each set's span at its cursor.
+func (ix *timeIndex) loadNext() {
 	next := ix.next[:0]
 	for i, s := range ix.sets {
 		next = append(next, s.startAt(ix.cur[i]))
 	}
 	ix.next = next
+}
+
+// leap is firstFree's leapfrog from x, a multiple of a: the lowest such
+// multiple at or above x where size > 0 bytes meet no span of ix.sets. Every
+// span before a set's cursor (ix.cur) ends at or below x, and ix.next holds
+// the start of the span at each cursor; both stay so for the answer.
+func (ix *timeIndex) leap(x, size, a int64) int64 {
+	n := len(ix.sets)
+	next := ix.next
 	end := satAdd(x, size)
 	for i, held := 0, 0; held < n; {
 		if next[i] < end {
@@ -402,4 +415,51 @@ func (ix *timeIndex) firstFree(size, a int64) int64 {
 		}
 	}
 	return x
+}
+
+// bestFree returns best-fit's answer for size > 0 bytes at alignment a
+// over the sets that collect found: the aligned start of the smallest
+// free gap that holds them (the lowest such gap on a tie; the top gap,
+// which never ends, when no other holds them). It is the gap listing's
+// answer (gaps), found by leaps: leap skips the gaps too small for the
+// buffer at the cost of the spans it passes, and only a gap that holds
+// the buffer costs a look at every set, to find where it begins and
+// ends. On a fragmented arena most gaps are too small.
+//
+// The gap found at p runs from the highest end of a span at or below p
+// (0 if none) to the lowest start above it (each set's cursor moves past
+// the spans ending by p; the span at the cursor then starts at or above
+// p+size). p is that gap's aligned start: a leap from the end of the
+// previous gap passes no gap that holds the buffer.
+func (ix *timeIndex) bestFree(size, a int64) int64 {
+	ix.loadNext()
+	best, bestGap := int64(-1), int64(math.MaxInt64)
+	for x := alignUp(0, a); ; {
+		p := ix.leap(x, size, a)
+		lo, hi := int64(0), int64(math.MaxInt64)
+		for i, s := range ix.sets {
+			j := ix.cur[i]
+			for j < s.len() && s.hi(j) <= p {
+				j++
+			}
+			if j > 0 {
+				lo = max(lo, s.hi(j-1))
+			}
+			ix.cur[i], ix.next[i] = j, s.startAt(j)
+			hi = min(hi, ix.next[i])
+		}
+		if hi == math.MaxInt64 {
+			if best < 0 {
+				best = p
+			}
+			return best
+		}
+		if g := hi - lo; g < bestGap {
+			best, bestGap = p, g
+			if g <= size {
+				return best // a gap no larger than the buffer cannot be beaten
+			}
+		}
+		x = alignUp(hi, a)
+	}
 }

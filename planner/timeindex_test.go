@@ -51,6 +51,69 @@ func TestFirstFreeMatchesGaps(t *testing.T) {
 	})
 }
 
+// gapBestFit is best-fit by listing the gaps (what choose did before
+// bestFree): the smallest gap whose aligned start holds size, the lowest
+// on a tie, else the top gap.
+func gapBestFit(ix *timeIndex, size, a int64) int64 {
+	best, bestGap := int64(-1), int64(math.MaxInt64)
+	ix.gaps(0, func(lo, hi int64) bool {
+		off := alignUp(lo, a)
+		if hi == math.MaxInt64 {
+			if best < 0 {
+				best = off
+			}
+			return false
+		}
+		if off <= hi && hi-off >= size && hi-lo < bestGap {
+			best, bestGap = off, hi-lo
+		}
+		return true
+	})
+	return best
+}
+
+// TestBestFreeMatchesGaps: on random placements (sparse, so that many
+// gaps are too small), bestFree answers every query as the gap listing
+// does, for any size and alignment.
+func TestBestFreeMatchesGaps(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(t, "n")
+		bufs := make([]Buffer, n)
+		for i := range bufs {
+			s := rapid.Int64Range(0, 30).Draw(t, "start")
+			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 12).Draw(t, "life"), Size: rapid.Int64Range(1, 12).Draw(t, "size")}
+		}
+		ix := newTimeIndex(bufs)
+		for i := range bufs {
+			b := &bufs[i]
+			o := rapid.Int64Range(0, 200).Draw(t, "at")
+			ix.add(b.Start, b.End, o, o+b.Size)
+			size := rapid.Int64Range(1, 30).Draw(t, "qsize")
+			a := []int64{1, 4, 16, 24}[rapid.IntRange(0, 3).Draw(t, "align")]
+			ix.collect(b.Start, b.End)
+			want := gapBestFit(ix, size, a)
+			ix.collect(b.Start, b.End)
+			require.Equal(t, want, ix.bestFree(size, a), "size %d align %d over [%d, %d)", size, a, b.Start, b.End)
+		}
+	})
+}
+
+// TestBestFreeWorkedExample: sets {[0, 4), [10, 12)} and {[6, 8)}. For 2
+// bytes the gaps [4, 6) and [8, 10) fit exactly: the lower one wins; for
+// 3 bytes none below the top does: 12; at alignment 8, [8, 10) holds 2
+// bytes and [4, 6) holds none.
+func TestBestFreeWorkedExample(t *testing.T) {
+	bufs := []Buffer{{Start: 0, End: 2, Size: 4}, {Start: 0, End: 1, Size: 2}, {Start: 1, End: 2, Size: 2}}
+	ix := newTimeIndex(bufs)
+	ix.add(0, 2, 0, 4)
+	ix.add(0, 2, 10, 12)
+	ix.add(1, 2, 6, 8)
+	for _, c := range []struct{ size, a, want int64 }{{2, 1, 4}, {3, 1, 12}, {2, 8, 8}, {1, 1, 4}} {
+		ix.collect(0, 2)
+		assert.Equal(t, c.want, ix.bestFree(c.size, c.a), "size %d align %d", c.size, c.a)
+	}
+}
+
 // TestFirstFreeWorkedExample is firstFree's example: sets {[0, 4),
 // [10, 12)} and {[6, 8)}, size 3: 12. The check above catches a wrong
 // answer: the gap [4, 6) is too small, and 4 is not free for 3 bytes.
