@@ -10,9 +10,9 @@ package planner
 //  1. Quick: first-fit by size and first-fit in peak order (peak.go), side
 //     by side. Both cost a fraction of a best-fit pass; on the XLA traces
 //     Y_1 and G_1 the peak order alone reaches LB.
-//  2. Portfolio: every member of the portfolio (portfolio.go) and best-fit
-//     in peak order, with the quick stage's arena as the bound that stops
-//     losers early. Above autoPortfolioMax buffers, where one best-fit
+//  2. Portfolio: every member of the portfolio (portfolio.go) but
+//     first-fit (stage 1 placed it), and best-fit in peak order, with the
+//     quick stage's arena as the bound that stops losers early. Above autoPortfolioMax buffers, where one best-fit
 //     pass costs seconds and its index about 200 bytes a buffer, auto
 //     runs first-fit by size alone, in two halves of time on two
 //     goroutines, each in pieces of time (split.go), and returns it (on
@@ -47,6 +47,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -113,9 +114,9 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 	// order and a second placement would cost another time index (about
 	// 200 bytes a buffer) and seconds.
 	quick := make([]autoCand, 2)
+	ff := singleOrders[3] // firstfit
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		ff := singleOrders[3] // firstfit
 		if len(bufs) > autoPortfolioMax {
 			off, err := placeSplit(ctx, bufs, ff.order(bufs), ff.policy)
 			quick[0] = autoCand{off, "split/firstfit", err}
@@ -145,8 +146,11 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		return best.off, best.method, nil
 	}
 	// Stage 2: the bound lets every member stop once it is above the
-	// quick stage's arena; those return errAbandoned and lose.
+	// quick stage's arena; those return errAbandoned and lose. The
+	// portfolio's first-fit member is left out: stage 1 placed it, and
+	// its arena, at least the bound, could not win here.
 	pf := Portfolio().(*portfolio)
+	pf.members = slices.DeleteFunc(pf.members, func(m Placer) bool { return m == Placer(ff) })
 	pf.members = append(pf.members, &orderPlacer{name: "peak", policy: bestFit,
 		given: peak, launch: 1})
 	off, k, err := pf.placeBound(ctx, bufs, arena)
