@@ -153,7 +153,13 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 	pf.members = slices.DeleteFunc(pf.members, func(m Placer) bool { return m == Placer(ff) })
 	pf.members = append(pf.members, &orderPlacer{name: "peak", policy: bestFit,
 		given: peak, launch: 1})
-	off, k, err := pf.placeBound(ctx, bufs, arena)
+	// Above srchExactMax buffers stage 3 starts from best-fit in peak
+	// order: that member runs to its end here, for stage 3 to take.
+	keep := -1
+	if len(bufs) > srchExactMax {
+		keep = len(pf.members) - 1
+	}
+	off, k, peakOff, err := pf.placeKeep(ctx, bufs, arena, keep)
 	if err == nil && ArenaSize(bufs, off) < arena {
 		best = autoCand{off: off, method: "portfolio/" + pf.members[k].Name()}
 		if k == len(pf.members)-1 {
@@ -173,7 +179,8 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		limit = p.opts.TimeBudget
 	}
 	res, err := Search(ctx, bufs, SearchConfig{Budget: limit, Progress: p.opts.Progress, Initial: best.off,
-		InitialMethod: best.method, Work: min(max(autoWorkPerBuffer*int64(len(bufs)), autoWorkMin), autoWorkMax)})
+		InitialMethod: best.method, Work: min(max(autoWorkPerBuffer*int64(len(bufs)), autoWorkMin), autoWorkMax),
+		peakOff: peakOff, peakOrd: peak})
 	if err != nil {
 		return best.off, best.method, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memplan/memplan/internal/dsagen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -87,6 +88,33 @@ func TestSearchWorkCapDeterministic(t *testing.T) {
 	if a.Arena > ArenaSize(bufs, seed) {
 		t.Errorf("arena %d above the portfolio seed's %d", a.Arena, ArenaSize(bufs, seed))
 	}
+}
+
+// TestSearchTakesPeak: above srchExactMax buffers auto hands its search
+// stage the peak order's best-fit placement (SearchConfig.peakOff); the
+// search returns what it returns when it places that itself. The search
+// starts from every buffer stacked on the last, so the peak placement
+// wins and the peak fill starts from it.
+func TestSearchTakesPeak(t *testing.T) {
+	bufs := blockBuffers(dsagen.Rows(srchExactMax+1000, 2))
+	order := peakOrder(bufs)
+	peak, err := placeInOrder(context.Background(), bufs, order, bestFit, nil)
+	require.NoError(t, err)
+	stacked, top := make([]int64, len(bufs)), int64(0)
+	for i := range bufs {
+		stacked[i], top = top, top+bufs[i].Size
+	}
+	run := func(off []int64, ord []int) *SearchResult {
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: time.Minute, Work: autoWorkMax,
+			Initial: stacked, InitialMethod: "stacked", peakOff: off, peakOrd: ord})
+		require.NoErrorf(t, err, "%v", err)
+		return res
+	}
+	own, given := run(nil, nil), run(peak, order)
+	assert.Truef(t, strings.HasPrefix(own.Method, "search/peak"), "%s: the peak placement should win", own.Method)
+	assert.Equal(t, own.Method, given.Method)
+	assert.Equal(t, own.Arena, given.Arena)
+	assert.True(t, slices.Equal(own.Offsets, given.Offsets), "the placements differ")
 }
 
 // TestAutoSplitPlan: above AutoSplitAbove buffers auto places first-fit

@@ -118,6 +118,10 @@ func (m *srchMin) peak() ([]int64, []int) {
 	if m.stop() {
 		return nil, nil
 	}
+	if m.peakOff != nil {
+		m.accept(m.peakOff, "search/peak")
+		return m.peakOff, m.peakOrd
+	}
 	order := peakOrder(m.bufs)
 	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
 	defer cancel()

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/memplan/memplan/internal/longtest"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/memplan/memplan/internal/dsagen"
+	"github.com/memplan/memplan/internal/longtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -203,6 +204,35 @@ func TestPortfolioOptimalRate(t *testing.T) {
 		worst = max(worst, float64(a)/float64(opt))
 	}
 	t.Logf("portfolio optimal on %d of %d 7-buffer instances (%.1f%%), worst arena/optimum %.3f", optimal, trials, 100*float64(optimal)/trials, worst)
+}
+
+// TestPlaceKeepAgreesWithBound: keeping a member out of the bound (auto
+// keeps best-fit in peak order for its search stage) changes neither
+// whether a member beats the bound nor, then, the winner and its
+// placement; the kept member's placement is its own unbounded one,
+// returned whether it wins or not. Members check the bound every 1,024
+// buffers, so the instance is 3,000 random rows, with bounds below and
+// above the kept member's arena.
+func TestPlaceKeepAgreesWithBound(t *testing.T) {
+	bufs := blockBuffers(dsagen.Rows(3000, 1))
+	pf := Portfolio().(*portfolio)
+	for keep, m := range pf.members {
+		own, err := m.Place(context.Background(), bufs)
+		require.NoError(t, err)
+		for _, pct := range []int64{90, 101} {
+			arena := ArenaSize(bufs, own) * pct / 100
+			name := fmt.Sprintf("keep %s, bound %d%%", m.Name(), pct)
+			off, k, err := pf.placeBound(context.Background(), bufs, arena)
+			off2, k2, kept, err2 := pf.placeKeep(context.Background(), bufs, arena, keep)
+			require.Equal(t, own, kept, "%s: the kept member's placement", name)
+			below := func(off []int64, err error) bool { return err == nil && ArenaSize(bufs, off) < arena }
+			require.Equal(t, below(off, err), below(off2, err2), "%s: a winner below the bound: errors %v and %v", name, err, err2)
+			if below(off, err) {
+				require.Equal(t, k, k2, "%s: winner", name)
+				require.Equal(t, off, off2, "%s: winning placement", name)
+			}
+		}
+	}
 }
 
 func TestOptimumOracle(t *testing.T) {

@@ -47,8 +47,19 @@ func (p *portfolio) placeBest(ctx context.Context, bufs []Buffer) ([]int64, int,
 // placeBound is placeBest with a known arena: members stop as soon as they
 // are above it, and when every member did, it returns errAbandoned.
 func (p *portfolio) placeBound(ctx context.Context, bufs []Buffer, arena int64) ([]int64, int, error) {
+	off, k, _, err := p.placeKeep(ctx, bufs, arena, -1)
+	return off, k, err
+}
+
+// placeKeep is placeBound, except that member keep (an index; -1: none)
+// runs without the bound, to its end, and its placement is returned too
+// (nil if it failed), whether it wins or not. A winner below arena is the
+// same as placeBound's: the bound stops only members above the best
+// arena. (Above arena the winner depends on which members the bound
+// stopped, and so on timing, with or without keep; auto keeps none.)
+func (p *portfolio) placeKeep(ctx context.Context, bufs []Buffer, arena int64, keep int) ([]int64, int, []int64, error) {
 	if err := validateBuffers(bufs); err != nil {
-		return nil, -1, err
+		return nil, -1, nil, err
 	}
 	results := make([][]int64, len(p.members))
 	errs := make([]error, len(p.members))
@@ -67,7 +78,11 @@ func (p *portfolio) placeBound(ctx context.Context, bufs []Buffer, arena int64) 
 			defer wg.Done()
 			defer func() { <-sem }()
 			if op, ok := m.(*orderPlacer); ok {
-				results[i], errs[i] = op.place(ctx, bufs, &bound)
+				b := &bound
+				if i == keep {
+					b = nil
+				}
+				results[i], errs[i] = op.place(ctx, bufs, b)
 			} else {
 				results[i], errs[i] = m.Place(ctx, bufs)
 			}
@@ -79,6 +94,10 @@ func (p *portfolio) placeBound(ctx context.Context, bufs []Buffer, arena int64) 
 		}()
 	}
 	wg.Wait()
+	var kept []int64
+	if keep >= 0 && errs[keep] == nil {
+		kept = results[keep]
+	}
 	best, bestArena := -1, int64(0)
 	abandoned := 0
 	for i, off := range results {
@@ -96,11 +115,11 @@ func (p *portfolio) placeBound(ctx context.Context, bufs []Buffer, arena int64) 
 	}
 	if best < 0 {
 		if abandoned == len(results) {
-			return nil, -1, errAbandoned
+			return nil, -1, kept, errAbandoned
 		}
-		return nil, -1, errors.Join(errs...)
+		return nil, -1, kept, errors.Join(errs...)
 	}
-	return results[best], best, nil
+	return results[best], best, kept, nil
 }
 
 // launchOrder lists the members by their launch rank (orderPlacer.launch;

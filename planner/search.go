@@ -139,13 +139,18 @@ type SearchConfig struct {
 	// 0 means no cap.
 	// Unlike Budget it does not depend on the machine's speed or load:
 	// under a cap that ends the run before Budget does, the result is the
-	// same on every machine. Instances above the exact search's size
-	// (improve.go) are not searched under a cap: Search returns the
-	// initial placement.
+	// same on every machine. Above the exact search's size, under a cap,
+	// only the improvement's first two steps run (improve.go): best-fit
+	// in peak order and the peak fill, bounded by their own limits.
 	Work int64
 
 	noCuts bool      // guillotine.go's fallback: no cuts again
 	end    time.Time // the end of the whole Search's budget (Search sets it)
+	// peakOff is best-fit's placement of bufs in the peak order peakOrd
+	// (peak.go), when the caller made it already (auto's stage 2):
+	// srchMin.peak takes it instead of placing again.
+	peakOff []int64
+	peakOrd []int
 }
 
 // Search minimises the arena of bufs within the budget and returns the best
@@ -192,6 +197,9 @@ func searchLB(bufs []Buffer) int64 {
 // own lower bound, whichever is larger.
 func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
 	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts, end: cfg.end}
+	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
+		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
+	}
 	// Keep 5% of the budget for the final checks.
 	m.deadline = m.begin.Add(budget - budget/20)
 	m.lb = max(searchLB(bufs), floor)
@@ -233,7 +241,9 @@ type srchMin struct {
 	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
 	imp      improveState // improve.go's first steps, once run
 	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
-	end      time.Time    // SearchConfig.end
+	peakOff  []int64      // SearchConfig.peakOff, when it places bufs
+	peakOrd  []int
+	end      time.Time // SearchConfig.end
 	mu       sync.Mutex
 }
 
