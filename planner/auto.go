@@ -29,7 +29,9 @@ package planner
 //     peak order and peak fill instead (peak.go, peakfill.go; bounded by
 //     node and branch limits, not the clock, the peak fill to sets of at
 //     most peakFillCapped short buffers and one order each): real/S_1
-//     reaches LB in about half a second. Perfect instances (perfect.go)
+//     reaches LB in about half a second. Stage 2 then runs its best-fit
+//     in peak order to the end, free of the bound, and this stage takes
+//     that placement instead of making it again. Perfect instances (perfect.go)
 //     get the tiling search first.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
