@@ -49,6 +49,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -74,7 +75,8 @@ const (
 )
 
 // autoPlacer is the "auto" strategy; Options.TimeBudget, when set,
-// replaces autoTimeCap and Options.Progress receives the search's lines.
+// replaces autoTimeCap and Options.Progress receives a line at the end of
+// stages 1 and 2 and the search's lines.
 type autoPlacer struct{ opts Options }
 
 func init() {
@@ -104,6 +106,7 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 	if err := validateBuffers(bufs); err != nil {
 		return nil, "", err
 	}
+	begin := time.Now()
 	if lb < 0 {
 		lb = LowerBound(bufs)
 	}
@@ -144,6 +147,7 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		return nil, "", err
 	}
 	arena := ArenaSize(bufs, best.off)
+	p.stageLine(1, best.method, arena, lb, begin)
 	if arena <= lb || len(bufs) > autoPortfolioMax {
 		return best.off, best.method, nil
 	}
@@ -169,6 +173,7 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		}
 		arena = ArenaSize(bufs, off)
 	}
+	p.stageLine(2, best.method, arena, lb, begin)
 	if ctx.Err() != nil {
 		return best.off, best.method, nil
 	}
@@ -187,6 +192,16 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		return best.off, best.method, nil
 	}
 	return res.Offsets, res.Method, nil
+}
+
+// stageLine writes the progress line of a stage that ended (to
+// Options.Progress, if set): the best placement so far, what made it,
+// its gap to LB and the time since auto began, in the search's format.
+func (p autoPlacer) stageLine(stage int, method string, arena, lb int64, begin time.Time) {
+	if p.opts.Progress != nil {
+		fmt.Fprintf(p.opts.Progress, "auto: stage %d: best %d (%s)  LB %d  gap %.4f%%  %.1fs\n",
+			stage, arena, method, lb, gapPercent(arena, lb), time.Since(begin).Seconds())
+	}
 }
 
 // autoBest returns the candidate with the smallest arena, ties to the

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +90,32 @@ func TestSearchWorkCapDeterministic(t *testing.T) {
 	if a.Arena > ArenaSize(bufs, seed) {
 		t.Errorf("arena %d above the portfolio seed's %d", a.Arena, ArenaSize(bufs, seed))
 	}
+}
+
+// TestAutoStageLines: with Options.Progress set, auto writes one line at
+// the end of stage 1 and, when stage 1 is above LB, one at the end of
+// stage 2, each with the best arena so far, what made it and LB.
+func TestAutoStageLines(t *testing.T) {
+	var w strings.Builder
+	bufs := blockBuffers(dsagen.Rows(400, 1))
+	off, method, err := autoPlacer{Options{Progress: &w, TimeBudget: 200 * time.Millisecond}}.placeNamed(context.Background(), bufs, -1)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	require.GreaterOrEqual(t, len(lines), 2, "%q", w.String())
+	lb := LowerBound(bufs)
+	assert.Regexp(t, fmt.Sprintf(`^auto: stage 1: best \d+ \(\S+\)  LB %d  gap \d+\.\d{4}%%  \d+\.\ds$`, lb), lines[0])
+	assert.Regexp(t, `^auto: stage 2: best \d+ \(\S+\)  LB`, lines[1])
+	var a1, a2 int64
+	_, err1 := fmt.Sscanf(lines[0], "auto: stage 1: best %d", &a1)
+	_, err2 := fmt.Sscanf(lines[1], "auto: stage 2: best %d", &a2)
+	require.NoError(t, errors.Join(err1, err2))
+	assert.LessOrEqual(t, a2, a1, "stage 2 keeps stage 1's plan or a better one")
+	assert.LessOrEqual(t, ArenaSize(bufs, off), a2, "%s: the plan is no worse than stage 2's", method)
+
+	w.Reset()
+	_, _, err = autoPlacer{Options{Progress: &w}}.placeNamed(context.Background(), srchInput12(), -1)
+	require.NoError(t, err)
+	assert.Regexp(t, `^auto: stage 1: best 12 \(\S+\)  LB 12  gap 0\.0000%  \d+\.\ds\n$`, w.String(), "at LB after stage 1: one line")
 }
 
 // TestSearchTakesPeak: above srchExactMax buffers auto hands its search

@@ -261,9 +261,15 @@ func (m *srchMin) stop() bool {
 			best = min(best, a) // squeaky.go's streams, still running
 		}
 		fmt.Fprintf(m.progress, "search: best %d  LB %d  gap %.4f%%  %.1fs\n",
-			best, m.lb, 100*float64(best-m.lb)/float64(max(m.lb, 1)), now.Sub(m.begin).Seconds())
+			best, m.lb, gapPercent(best, m.lb), now.Sub(m.begin).Seconds())
 	}
 	return m.ctx.Err() != nil || now.After(m.deadline)
+}
+
+// gapPercent is how far arena is above lb, in percent of lb (progress
+// lines).
+func gapPercent(arena, lb int64) float64 {
+	return 100 * float64(arena-lb) / float64(max(lb, 1))
 }
 
 // accept takes offsets if they beat the best placement.

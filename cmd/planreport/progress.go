@@ -20,7 +20,7 @@ import (
 
 func init() {
 	register(extension{Name: "progress", Flags: func(fs *flag.FlagSet) hooks {
-		on := fs.Bool("progress", false, "print each phase's wall time (read, place, verify, write) and the search's progress lines to stderr")
+		on := fs.Bool("progress", false, "print each phase's wall time (read, place, verify, write), auto's stages and the search's progress lines to stderr")
 		last := time.Now()
 		lap := func() float64 {
 			now := time.Now()
