@@ -147,7 +147,13 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		return nil, "", err
 	}
 	arena := ArenaSize(bufs, best.off)
-	p.stageLine(1, best.method, arena, lb, begin)
+	if len(bufs) > autoPortfolioMax {
+		// The caller may compute LB beside the placement (Plan does),
+		// and lb is then a placeholder.
+		p.stageLine(1, best.method, arena, -1, begin)
+	} else {
+		p.stageLine(1, best.method, arena, lb, begin)
+	}
 	if arena <= lb || len(bufs) > autoPortfolioMax {
 		return best.off, best.method, nil
 	}
@@ -196,9 +202,15 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 
 // stageLine writes the progress line of a stage that ended (to
 // Options.Progress, if set): the best placement so far, what made it,
-// its gap to LB and the time since auto began, in the search's format.
+// its gap to LB (none when lb is negative, unknown) and the time since
+// auto began, in the search's format.
 func (p autoPlacer) stageLine(stage int, method string, arena, lb int64, begin time.Time) {
-	if p.opts.Progress != nil {
+	switch {
+	case p.opts.Progress == nil:
+	case lb < 0:
+		fmt.Fprintf(p.opts.Progress, "auto: stage %d: best %d (%s)  %.1fs\n",
+			stage, arena, method, time.Since(begin).Seconds())
+	default:
 		fmt.Fprintf(p.opts.Progress, "auto: stage %d: best %d (%s)  LB %d  gap %.4f%%  %.1fs\n",
 			stage, arena, method, lb, gapPercent(arena, lb), time.Since(begin).Seconds())
 	}

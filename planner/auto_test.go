@@ -147,12 +147,17 @@ func TestSearchTakesPeak(t *testing.T) {
 
 // TestAutoSplitPlan: above AutoSplitAbove buffers auto places first-fit
 // in pieces of time, the plan's lower bound (computed beside the
-// placement) is LowerBound's, and the plan verifies.
+// placement) is LowerBound's, the plan verifies, and the progress line
+// names no lower bound.
 func TestAutoSplitPlan(t *testing.T) {
 	bufs := synthetic(AutoSplitAbove + 1000)
-	p, err := PlanBuffers(context.Background(), bufs, Options{})
+	var w strings.Builder
+	p, err := PlanBuffers(context.Background(), bufs, Options{Progress: &w})
 	require.NoErrorf(t, err, "%v", err)
 	assert.Equal(t, "auto/split/firstfit", p.Strategy)
+	// The lower bound is computed beside the placement: the stage's line
+	// does not name it.
+	assert.Regexp(t, fmt.Sprintf(`^auto: stage 1: best %d \(split/firstfit\)  \d+\.\ds\n$`, p.ArenaBytes), w.String())
 	assert.Equal(t, LowerBound(bufs), p.LowerBoundBytes, "lower bound")
 	require.NoErrorf(t, VerifyPlacement(bufs, p.Offsets), "the plan")
 	assert.Equal(t, ArenaSize(bufs, p.Offsets), p.ArenaBytes, "arena")

@@ -1,16 +1,20 @@
 package main
 
 // -progress: one line on stderr per phase of a run, with its wall time
-// (reading, placing, verifying, writing the report), and the search's own
-// progress lines. A run on a million buffers takes seconds and otherwise
-// says nothing until it ends. One run of internal/hostile's random rows
-// on the project's 2-core machine (2026-11-28, parent commit 359ae3d):
+// (reading, placing, verifying, writing the report), auto's line as each
+// of its stages ends, and the search's own progress lines. A run on a
+// million buffers takes seconds and otherwise says nothing until it ends.
+// One run of internal/hostile's random rows on the project's 2-core
+// machine (2026-11-29 05:27 UTC, load 1.0, parent commit a08c027; above
+// 200,000 buffers auto has one stage, and the lower bound is computed
+// beside it, so its line names none):
 //
 //	$ planreport -progress -format csv -o plan.csv rows_1m.csv
-//	planreport: read 1000000 buffers from rows_1m.csv in 0.36 s
-//	planreport: placed by auto/split/firstfit in 12.16 s: arena 21007104 B, 6.29% over the lower bound 19763072 B
-//	planreport: verified in 0.81 s
-//	planreport: wrote the report in 0.14 s
+//	planreport: read 1000000 buffers from rows_1m.csv in 0.41 s
+//	auto: stage 1: best 21007104 (split/firstfit)  13.0s
+//	planreport: placed by auto/split/firstfit in 13.09 s: arena 21007104 B, 6.29% over the lower bound 19763072 B
+//	planreport: verified in 0.70 s
+//	planreport: wrote the report in 0.13 s
 
 import (
 	"flag"
