@@ -12,12 +12,12 @@ package planner
 //     Y_1 and G_1 the peak order alone reaches LB.
 //  2. Portfolio: every member of the portfolio (portfolio.go) but
 //     first-fit (stage 1 placed it), and best-fit in peak order, with the
-//     quick stage's arena as the bound that stops losers early. Above autoPortfolioMax buffers, where one best-fit
-//     pass costs seconds and its index about 200 bytes a buffer, auto
-//     runs first-fit by size alone, in two halves of time on two
-//     goroutines, each in pieces of time (split.go), and returns it (on
-//     the synthetic ladder: 1.0056 x LB at 1,000,000 buffers, the same
-//     arena as one pass).
+//     quick stage's arena as the bound that stops losers early. Above
+//     autoPortfolioMax buffers, where one best-fit pass costs seconds and
+//     its index about 200 bytes a buffer, auto runs first-fit by size
+//     alone, in two halves of time on two goroutines, each in pieces of
+//     time (split.go), and returns it (on the synthetic ladder: 1.0056 x
+//     LB at 1,000,000 buffers, the same arena as one pass).
 //  3. Search: the exact search (search.go) from the best placement so far,
 //     on instances of at most srchExactMax free buffers, under a work cap
 //     (SearchConfig.Work) of autoWorkPerBuffer branches per buffer, at
@@ -31,12 +31,11 @@ package planner
 //     most peakFillCapped short buffers and one order each): real/S_1
 //     reaches LB in about half a second. Stage 2 then runs its best-fit
 //     in peak order to the end, free of the bound, and this stage takes
-//     that placement instead of making it again. Perfect instances (perfect.go)
-//     get the tiling search first.
+//     that placement instead of making it again. Perfect instances
+//     (perfect.go) get the tiling search first.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
-// (split in time);
-// otherwise the quick stage, then the portfolio; up to 3,000 free buffers
+// (split in time); otherwise the quick stage, then the portfolio; up to 3,000 free buffers
 // an exact search of 4,000 branches per buffer, between half a million
 // and 2 million (on the challenging DSA suite, 150-450 buffers: 0.02-2.4 s
 // at load 4 on the project's two-core machine, docs/BENCHMARKS.md).
