@@ -105,39 +105,17 @@ func (ix *timeIndex) fit(b *Buffer, policy fitPolicy) int64 {
 }
 
 // choose is fit's answer over the sets ix.sets holds (left there by
-// collect, or gathered from several indexes).
+// collect, or gathered from several indexes). A buffer of no bytes takes
+// none: 0 (the placers never ask).
 func (ix *timeIndex) choose(b *Buffer, policy fitPolicy) int64 {
-	a := alignOf(b)
-	if b.Size > 0 {
-		if policy == firstFit {
-			return ix.firstFree(b.Size, a)
-		}
-		return ix.bestFree(b.Size, a)
+	switch {
+	case b.Size <= 0:
+		return 0
+	case policy == firstFit:
+		return ix.firstFree(b.Size, alignOf(b))
+	default:
+		return ix.bestFree(b.Size, alignOf(b))
 	}
-	best, bestGap := int64(-1), int64(math.MaxInt64)
-	ix.gaps(0, func(lo, hi int64) bool {
-		off := alignUp(lo, a)
-		if hi == math.MaxInt64 {
-			if best < 0 {
-				best = off
-			}
-			return false
-		}
-		if off > hi || hi-off < b.Size {
-			return true
-		}
-		if policy == firstFit {
-			best = off
-			return false
-		}
-		if g := hi - lo; g < bestGap {
-			best, bestGap = off, g
-			// A gap no larger than the buffer cannot be beaten.
-			return g > b.Size
-		}
-		return true
-	})
-	return best
 }
 
 // validateBuffers reports every malformed buffer, and Fixed buffers that

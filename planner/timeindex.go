@@ -305,57 +305,10 @@ func (ix *timeIndex) subSets(c int) {
 	}
 }
 
-// gaps calls visit for every maximal free byte range [lo, hi) at or above
-// from, in increasing order, given the sets that collect found; the last gap
-// has hi == math.MaxInt64. It stops early when visit returns false.
-//
-// Each set keeps a cursor (its first span ending above x) and the start of
-// that span (next[i]); only sets whose next span starts at or below x are
-// looked at again, so a step costs a comparison per set, not a search.
-func (ix *timeIndex) gaps(from int64, visit func(lo, hi int64) bool) {
-	x := from
-	next := ix.next[:0]
-	for i, s := range ix.sets {
-		j := s.skip(x, 0)
-		ix.cur[i] = j
-		next = append(next, s.startAt(j))
-	}
-	ix.next = next
-	for {
-		// Advance x past taken memory until no set holds it; the pass that
-		// changes nothing also finds where the gap ends.
-		end := int64(math.MaxInt64)
-		for changed := true; changed; {
-			changed = false
-			end = math.MaxInt64
-			for i, n := range next {
-				if n <= x {
-					s := ix.sets[i]
-					j := s.skip(x, ix.cur[i])
-					if j < s.len() && s.lo(j) <= x {
-						// Spans never touch, so the set does not hold the new x.
-						x = s.hi(j)
-						j++
-						changed = true
-					}
-					ix.cur[i] = j
-					n = s.startAt(j)
-					next[i] = n
-				}
-				end = min(end, n)
-			}
-		}
-		if !visit(x, end) || end == math.MaxInt64 {
-			return
-		}
-		x = end
-	}
-}
-
 // firstFree returns the lowest offset, a multiple of a, at which size > 0
 // bytes meet no span of the sets that collect found: first-fit's answer,
-// the start of the first gap of gaps that holds the buffer, without
-// listing the gaps before it. The sets take turns (a leapfrog): each
+// the start of the first free gap that holds the buffer, without listing
+// the gaps before it (the tests' gapFirstFit lists them). The sets take turns (a leapfrog): each
 // moves its cursor to its first span ending above x, and a span that
 // starts below x+size moves x past it; x is free once every set in a row
 // has left it where it was. Each step moves a cursor or x forward, so a
@@ -421,7 +374,7 @@ func (ix *timeIndex) leap(x, size, a int64) int64 {
 // over the sets that collect found: the aligned start of the smallest
 // free gap that holds them (the lowest such gap on a tie; the top gap,
 // which never ends, when no other holds them). It is the gap listing's
-// answer (gaps), found by leaps: leap skips the gaps too small for the
+// answer (the tests' gapBestFit), found by leaps: leap skips the gaps too small for the
 // buffer at the cost of the spans it passes, and only a gap that holds
 // the buffer costs a look at every set, to find where it begins and
 // ends. On a fragmented arena most gaps are too small.
