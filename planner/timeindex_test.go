@@ -131,37 +131,31 @@ func TestFreeMatchesGaps(t *testing.T) {
 	})
 }
 
-// TestBestFreeWorkedExample: sets {[0, 4), [10, 12)} and {[6, 8)}. For 2
-// bytes the gaps [4, 6) and [8, 10) fit exactly: the lower one wins; for
-// 3 bytes none below the top does: 12; at alignment 8, [8, 10) holds 2
-// bytes and [4, 6) holds none.
-func TestBestFreeWorkedExample(t *testing.T) {
+// TestFreeWorkedExample is the queries' example: sets {[0, 4), [10, 12)}
+// and {[6, 8)}. First-fit: 3 bytes go to 12 ([4, 6) is too small, and 4
+// is not free for 3 bytes), 2 bytes to 4. Best-fit: for 2 bytes the gaps
+// [4, 6) and [8, 10) fit exactly and the lower one wins; for 3 bytes none
+// below the top does: 12; at alignment 8, [8, 10) holds 2 bytes and
+// [4, 6) holds none. The gap listing agrees on each.
+func TestFreeWorkedExample(t *testing.T) {
 	bufs := []Buffer{{Start: 0, End: 2, Size: 4}, {Start: 0, End: 1, Size: 2}, {Start: 1, End: 2, Size: 2}}
 	ix := newTimeIndex(bufs)
 	ix.add(0, 2, 0, 4)
 	ix.add(0, 2, 10, 12)
 	ix.add(1, 2, 6, 8)
-	for _, c := range []struct{ size, a, want int64 }{{2, 1, 4}, {3, 1, 12}, {2, 8, 8}, {1, 1, 4}} {
+	for _, c := range []struct {
+		best          bool
+		size, a, want int64
+	}{{false, 3, 1, 12}, {false, 2, 1, 4}, {true, 2, 1, 4}, {true, 3, 1, 12}, {true, 2, 8, 8}, {true, 1, 1, 4}} {
+		query, ref := (*timeIndex).firstFree, gapFirstFit
+		if c.best {
+			query, ref = (*timeIndex).bestFree, gapBestFit
+		}
 		ix.collect(0, 2)
-		assert.Equal(t, c.want, ix.bestFree(c.size, c.a), "size %d align %d", c.size, c.a)
+		assert.Equal(t, c.want, query(ix, c.size, c.a), "best-fit %v, size %d align %d", c.best, c.size, c.a)
+		ix.collect(0, 2)
+		assert.Equal(t, c.want, ref(ix, c.size, c.a), "the gap listing: best-fit %v, size %d align %d", c.best, c.size, c.a)
 	}
-}
-
-// TestFirstFreeWorkedExample is firstFree's example: sets {[0, 4),
-// [10, 12)} and {[6, 8)}, size 3: 12. The check above catches a wrong
-// answer: the gap [4, 6) is too small, and 4 is not free for 3 bytes.
-func TestFirstFreeWorkedExample(t *testing.T) {
-	bufs := []Buffer{{Start: 0, End: 2, Size: 4}, {Start: 0, End: 1, Size: 2}, {Start: 1, End: 2, Size: 2}}
-	ix := newTimeIndex(bufs)
-	ix.add(0, 2, 0, 4)
-	ix.add(0, 2, 10, 12)
-	ix.add(1, 2, 6, 8)
-	ix.collect(0, 2)
-	assert.Equal(t, int64(12), ix.firstFree(3, 1))
-	ix.collect(0, 2)
-	assert.Equal(t, int64(12), gapFirstFit(ix, 3, 1))
-	ix.collect(0, 2)
-	assert.Equal(t, int64(4), ix.firstFree(2, 1), "[4, 6) holds 2 bytes")
 }
 
 // TestTimeIndexAgreesWithPairs: the memory taken over a step range, as the
