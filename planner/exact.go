@@ -202,6 +202,13 @@ type srchRun struct {
 	NodesAll  int64
 }
 
+// limitBranches bounds the run's attempts, under a work cap, to branches
+// branches and srchStepsPerBranch steps for each of them.
+func (r *srchRun) limitBranches(branches int64) {
+	r.branchLimit = branches
+	r.stepLimit = srchStepsPerBranch * branches
+}
+
 func newSrchRun(in *srchInst) *srchRun {
 	n := in.n
 	return &srchRun{in: in, rank: make([]int32, n), off: make([]int64, n),

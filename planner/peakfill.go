@@ -149,8 +149,7 @@ func (m *srchMin) peakFillWith(ctx context.Context, stack, short, order []int) [
 		orders := srchOrders(in)
 		if m.workCap > 0 {
 			orders = orders[:1]
-			r.branchLimit = srchBranchesPerNode * int64(peakFillNodes*len(short))
-			r.stepLimit = srchStepsPerBranch * r.branchLimit
+			r.limitBranches(srchBranchesPerNode * int64(peakFillNodes*len(short)))
 		}
 		for k, rank := range orders {
 			r.rekey = srchOrderKeys[k]

@@ -395,8 +395,7 @@ func (m *srchMin) exact(free, fixed []int, fixedOff []int64) {
 		if m.workCap > 0 {
 			m.work += charge
 			for _, r := range runs {
-				r.branchLimit = srchBranchesPerNode * limit
-				r.stepLimit = srchStepsPerBranch * r.branchLimit
+				r.limitBranches(srchBranchesPerNode * limit)
 			}
 		}
 		found.Store(math.MaxInt32)

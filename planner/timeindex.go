@@ -308,10 +308,10 @@ func (ix *timeIndex) subSets(c int) {
 // firstFree returns the lowest offset, a multiple of a, at which size > 0
 // bytes meet no span of the sets that collect found: first-fit's answer,
 // the start of the first free gap that holds the buffer, without listing
-// the gaps before it (the tests' gapFirstFit lists them). The sets take turns (a leapfrog): each
-// moves its cursor to its first span ending above x, and a span that
-// starts below x+size moves x past it; x is free once every set in a row
-// has left it where it was. Each step moves a cursor or x forward, so a
+// the gaps before it (the tests' gapFirstFit lists them). The sets take
+// turns (a leapfrog): each moves its cursor to its first span ending
+// above x, and a span that starts below x+size moves x past it; x is free
+// once every set in a row has left it where it was. Each step moves a cursor or x forward, so a
 // query costs the spans passed plus one look per set, where listing gaps
 // costs a look at every set per gap (many on a fragmented arena).
 //
@@ -374,16 +374,18 @@ func (ix *timeIndex) leap(x, size, a int64) int64 {
 // over the sets that collect found: the aligned start of the smallest
 // free gap that holds them (the lowest such gap on a tie; the top gap,
 // which never ends, when no other holds them). It is the gap listing's
-// answer (the tests' gapBestFit), found by leaps: leap skips the gaps too small for the
-// buffer at the cost of the spans it passes, and only a gap that holds
-// the buffer costs a look at every set, to find where it begins and
-// ends. On a fragmented arena most gaps are too small.
+// answer (the tests' gapBestFit), found by leaps: leap skips the gaps too
+// small for the buffer at the cost of the spans it passes, and only a gap
+// that holds the buffer costs a look at every set, to find where it
+// begins and ends. On a fragmented arena most gaps are too small.
 //
-// The gap found at p runs from the highest end of a span at or below p
-// (0 if none) to the lowest start above it (each set's cursor moves past
-// the spans ending by p; the span at the cursor then starts at or above
-// p+size). p is that gap's aligned start: a leap from the end of the
-// previous gap passes no gap that holds the buffer.
+// When leap returns p, every set has had its turn at p: the span at each
+// cursor ends above p and, as it leaves p free, starts at or above
+// p+size, and every span before it ends at or below p. So the gap at p
+// runs from the highest end of the spans just before the cursors (0 if
+// none) to the lowest start at them (ix.next). p is that gap's aligned
+// start: a leap from the end of the previous gap passes no gap that
+// holds the buffer.
 func (ix *timeIndex) bestFree(size, a int64) int64 {
 	ix.loadNext()
 	best, bestGap := int64(-1), int64(math.MaxInt64)
@@ -391,14 +393,9 @@ func (ix *timeIndex) bestFree(size, a int64) int64 {
 		p := ix.leap(x, size, a)
 		lo, hi := int64(0), int64(math.MaxInt64)
 		for i, s := range ix.sets {
-			j := ix.cur[i]
-			for j < s.len() && s.hi(j) <= p {
-				j++
-			}
-			if j > 0 {
+			if j := ix.cur[i]; j > 0 {
 				lo = max(lo, s.hi(j-1))
 			}
-			ix.cur[i], ix.next[i] = j, s.startAt(j)
 			hi = min(hi, ix.next[i])
 		}
 		if hi == math.MaxInt64 {
