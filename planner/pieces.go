@@ -25,7 +25,8 @@ type pieceLayout struct {
 	// increasing.
 	top   []int32
 	cross [2][]int32
-	// meet[k]: the buffers (indices) of cross and top that meet piece k.
+	// meet[k]: the ranks of the buffers of cross and top that meet piece
+	// k, increasing.
 	meet [][]int32
 }
 
@@ -93,7 +94,7 @@ func newPieceLayout(bufs []Buffer, order []int, cuts []int64) *pieceLayout {
 			l.cross[1] = append(l.cross[1], int32(r))
 		}
 		for k := k1; k <= k2; k++ {
-			l.meet[k] = append(l.meet[k], int32(i))
+			l.meet[k] = append(l.meet[k], int32(r))
 		}
 	}
 	return l
@@ -115,7 +116,10 @@ var errOtherSide = errors.New("planner: the other side failed")
 // owns its pieces (their indexes, cursors and counts); a buffer across
 // the middle cut is placed by side 0 over the pieces of both while side 1
 // waits: side 1 sends ready[j] once its pieces are up to the j-th such
-// buffer's turn, and side 0 sends done[j] once it is recorded.
+// buffer's turn, and side 0 sends done[j] once it is recorded. A side
+// that would wait places its other pieces' members meanwhile
+// (spareWork): on the synthetic million the sides waited about a tenth
+// of their time before (a scratch count).
 //
 // Example: cuts at steps 10 and 20 make three pieces, the middle cut 10;
 // x = [12, 25) crosses 20 (a cut of side 1), y = [5, 15) crosses 10. The
@@ -212,12 +216,12 @@ func (run *pieceRun) place(r int32, lo, hi, j int) error {
 	switch {
 	case j >= 0 && lo > 0: // side 1: side 0 places it
 		run.ready[j] <- struct{}{}
-		if err := run.wait(run.done[j]); err != nil {
+		if err := run.waitWorking(run.done[j], lo, hi); err != nil {
 			return err
 		}
 	default:
 		if j >= 0 {
-			if err := run.wait(run.ready[j]); err != nil {
+			if err := run.waitWorking(run.ready[j], lo, hi); err != nil {
 				return err
 			}
 		}
@@ -275,8 +279,8 @@ func (run *pieceRun) open(k int) *timeIndex {
 	for _, r := range l.members[l.first[k]:l.first[k+1]] {
 		idx = append(idx, run.order[r])
 	}
-	for _, i := range l.meet[k] {
-		idx = append(idx, int(i))
+	for _, r := range l.meet[k] {
+		idx = append(idx, run.order[r])
 	}
 	run.ixs[k] = newTimeIndexOf(run.bufs, idx)
 	return run.ixs[k]
@@ -284,12 +288,18 @@ func (run *pieceRun) open(k int) *timeIndex {
 
 // advance places piece k's members of rank below r.
 func (run *pieceRun) advance(k, r int) error {
+	return run.advanceUpTo(k, r, len(run.order))
+}
+
+// advanceUpTo places at most n of piece k's members of rank below r.
+func (run *pieceRun) advanceUpTo(k, r, n int) error {
 	l := run.lay
 	if run.cur[k] == l.first[k+1] && run.ixs[k] == nil && run.left[k] == 0 {
 		return nil // finished
 	}
 	ix := run.open(k)
-	for ; run.cur[k] < l.first[k+1] && int(l.members[run.cur[k]]) < r; run.cur[k]++ {
+	from := run.cur[k]
+	for ; run.cur[k] < l.first[k+1] && int(l.members[run.cur[k]]) < r && run.cur[k]-from < n; run.cur[k]++ {
 		if run.cur[k]&1023 == 0 {
 			if err := ctxErr(run.ctx); err != nil {
 				return err
@@ -302,4 +312,69 @@ func (run *pieceRun) advance(k, r int) error {
 		ix.record(o, o+b.Size)
 	}
 	return nil
+}
+
+// spareChunk is how many members a waiting side places before it looks
+// at its channel again.
+const spareChunk = 64
+
+// waitWorking is wait for a side whose pieces are lo..hi: until ch is
+// ready, the side does spareWork.
+func (run *pieceRun) waitWorking(ch chan struct{}, lo, hi int) error {
+	for {
+		select {
+		case <-ch:
+			return nil
+		case <-run.stop:
+			return errOtherSide
+		default:
+		}
+		did, err := run.spareWork(lo, hi)
+		if err != nil {
+			return err
+		}
+		if !did {
+			return run.wait(ch)
+		}
+	}
+}
+
+// spareWork places up to spareChunk members of the first piece of lo..hi
+// that has members to place before its next crossing buffer, and reports
+// whether there was one. It is work the side would do later anyway: each
+// piece's index sees the same buffers in the same order, so the offsets
+// are the same. The pieces that the awaited buffer meets are up to its
+// turn, which is their next one: they have no spare work, and the other
+// side, which places that buffer over them, races with nothing here.
+func (run *pieceRun) spareWork(lo, hi int) (bool, error) {
+	for k := lo; k <= hi; k++ {
+		if !run.spare(k) {
+			continue
+		}
+		if err := run.advanceUpTo(k, run.nextTurn(k), spareChunk); err != nil {
+			return false, err
+		}
+		if run.cur[k] == run.lay.first[k+1] && run.left[k] == 0 {
+			run.ixs[k] = nil // finished
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// nextTurn returns the rank of the next crossing buffer to be placed in
+// piece k (len(order) when none is left).
+func (run *pieceRun) nextTurn(k int) int {
+	m := run.lay.meet[k]
+	if run.left[k] == 0 {
+		return len(run.order)
+	}
+	return int(m[len(m)-run.left[k]])
+}
+
+// spare reports whether piece k has a member to place before its next
+// crossing buffer.
+func (run *pieceRun) spare(k int) bool {
+	l := run.lay
+	return run.cur[k] < l.first[k+1] && int(l.members[run.cur[k]]) < run.nextTurn(k)
 }

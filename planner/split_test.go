@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -169,4 +170,46 @@ func TestSplitLayoutLimits(t *testing.T) {
 	got, err := placeSplit(context.Background(), bufs, order, ff.policy)
 	require.NoErrorf(t, err, "%v", err)
 	assert.Equal(t, want, got, "one pass's offsets")
+}
+
+// TestSpareWorkExact: a side that would wait places its other pieces'
+// members up to their next crossing buffer (spareWork). Done to the end
+// on both sides before the placement (as if every wait were long), on
+// the synthetic ladder's 20,000 buffers in pieces of 256, it leaves no
+// member before its piece's next crossing buffer, and the placement then
+// gives exactly placeInOrder's offsets.
+func TestSpareWorkExact(t *testing.T) {
+	bufs := synthetic(20_000)
+	ff := singleOrders[3]
+	order := ff.order(bufs)
+	lay := newPieceLayout(bufs, order, splitCuts(bufs, len(bufs)/256))
+	require.NotNil(t, lay)
+	run := newPieceRun(context.Background(), lay, bufs, order, ff.policy)
+	chunks := 0
+	for _, side := range [][2]int{{0, lay.mid}, {lay.mid + 1, len(lay.cuts)}} {
+		for {
+			did, err := run.spareWork(side[0], side[1])
+			require.NoErrorf(t, err, "%v", err)
+			if !did {
+				break
+			}
+			chunks++
+		}
+	}
+	require.Positivef(t, chunks, "no spare work on %d pieces", len(lay.cuts)+1)
+	for k := range len(lay.cuts) + 1 {
+		if c := run.cur[k]; c < lay.first[k+1] {
+			require.GreaterOrEqualf(t, int(lay.members[c]), run.nextTurn(k), "piece %d: a member before the next crossing buffer is left", k)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for s := range 2 {
+		wg.Go(func() { errs[s] = run.side(s) })
+	}
+	wg.Wait()
+	require.NoErrorf(t, joinErrors(errs), "%v", joinErrors(errs))
+	want, err := placeInOrder(context.Background(), bufs, order, ff.policy, nil)
+	require.NoErrorf(t, err, "%v", err)
+	require.Equalf(t, want, run.off, "offsets after spare work differ from one pass in order")
 }
