@@ -33,34 +33,56 @@ var (
 	fieldID    = keyField{func(b *Buffer) int64 { return b.ID }, false}
 )
 
-// packKeys returns the packed key of every buffer over fields.
+// packKeys returns the packed key of every buffer over fields: one pass
+// over bufs for the fields' ranges, one to pack (a pass per field and
+// per range cost 0.1 s on a million buffers).
 func packKeys(bufs []Buffer, fields []keyField) []uint64 {
 	keys := make([]uint64, len(bufs))
+	if len(bufs) == 0 {
+		return keys
+	}
+	lo, hi := make([]int64, len(fields)), make([]int64, len(fields))
+	for f := range fields {
+		lo[f] = fields[f].get(&bufs[0])
+		hi[f] = lo[f]
+	}
+	for i := range bufs {
+		for f := range fields {
+			v := fields[f].get(&bufs[i])
+			lo[f], hi[f] = min(lo[f], v), max(hi[f], v)
+		}
+	}
+	// The fields packed, and their bits: each field in turn while bits
+	// are free, a field of one value left out.
+	type part struct {
+		f          int
+		take, drop int
+	}
+	var parts []part
 	free := 64
-	for _, f := range fields {
+	for f := range fields {
 		if free == 0 {
 			break
 		}
-		lo, hi := f.get(&bufs[0]), f.get(&bufs[0])
-		for i := range bufs {
-			v := f.get(&bufs[i])
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		need := bits.Len64(uint64(hi) - uint64(lo))
+		need := bits.Len64(uint64(hi[f]) - uint64(lo[f]))
 		if need == 0 {
 			continue // one value: it orders nothing
 		}
 		take := min(need, free)
-		drop := need - take
-		for i := range bufs {
-			v := f.get(&bufs[i])
-			d := uint64(v) - uint64(lo)
-			if f.desc {
-				d = uint64(hi) - uint64(v)
-			}
-			keys[i] = keys[i]<<take | d>>drop
-		}
+		parts = append(parts, part{f, take, need - take})
 		free -= take
+	}
+	for i := range bufs {
+		var k uint64
+		for _, p := range parts {
+			v := fields[p.f].get(&bufs[i])
+			d := uint64(v) - uint64(lo[p.f])
+			if fields[p.f].desc {
+				d = uint64(hi[p.f]) - uint64(v)
+			}
+			k = k<<p.take | d>>p.drop
+		}
+		keys[i] = k
 	}
 	return keys
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 )
@@ -28,13 +29,52 @@ type pieceLayout struct {
 	// meet[k]: the ranks of the buffers of cross and top that meet piece
 	// k, increasing.
 	meet [][]int32
+	// at[d] is the number of cuts at or below step t0 + d<<shift: a
+	// bucket of steps holds a quarter of a cut on average, and pieceOf
+	// starts there (a binary search per lookup cost 0.2 s of the
+	// layout's 0.3 s on the synthetic million).
+	t0, span int64
+	shift    uint
+	at       []int32
 }
 
-// pieceOf returns the piece holding step t: the number of cuts at or
-// below it.
+// pieceOf returns the piece holding step t (below MaxInt64, as every
+// step a buffer lives at is): the number of cuts at or below it.
 func (l *pieceLayout) pieceOf(t int64) int {
+	if d := uint64(t - l.t0); d < uint64(l.span) {
+		k := int(l.at[d>>l.shift])
+		for k < len(l.cuts) && l.cuts[k] <= t {
+			k++
+		}
+		return k
+	}
 	i, _ := slices.BinarySearch(l.cuts, t+1)
 	return i
+}
+
+// table fills pieceOf's buckets for the steps of bufs: about four per
+// cut.
+func (l *pieceLayout) table(bufs []Buffer) {
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range bufs {
+		lo, hi = min(lo, bufs[i].Start), max(hi, bufs[i].End)
+	}
+	span := hi - lo // negative when it overflows
+	if span <= 0 {
+		return
+	}
+	for span>>l.shift > int64(4*len(l.cuts)) {
+		l.shift++
+	}
+	l.t0, l.span = lo, span
+	l.at = make([]int32, span>>l.shift+1)
+	k := 0
+	for d := range l.at {
+		for k < len(l.cuts) && l.cuts[k] <= lo+int64(d)<<l.shift {
+			k++
+		}
+		l.at[d] = int32(k)
+	}
 }
 
 // meets returns the first and last piece b meets.
@@ -53,6 +93,7 @@ func newPieceLayout(bufs []Buffer, order []int, cuts []int64) *pieceLayout {
 	}
 	np := len(cuts) + 1
 	l := &pieceLayout{cuts: cuts, first: make([]int, np+1), meet: make([][]int32, np)}
+	l.table(bufs)
 	// The piece of every buffer inside one, in index order (a pass over
 	// bufs in memory order); -1 for the others.
 	in := make([]int32, len(bufs))

@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -212,4 +213,40 @@ func TestSpareWorkExact(t *testing.T) {
 	want, err := placeInOrder(context.Background(), bufs, order, ff.policy, nil)
 	require.NoErrorf(t, err, "%v", err)
 	require.Equalf(t, want, run.off, "offsets after spare work differ from one pass in order")
+}
+
+// TestPieceOfMatchesSearch: pieceOf's buckets give the number of cuts at
+// or below any step, as a binary search over the cuts does, for steps
+// inside, outside and at the ends of the buffers' range.
+func TestPieceOfMatchesSearch(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := rapid.Int64Range(-1000, 1000).Draw(t, "base")
+		n := rapid.IntRange(2, 40).Draw(t, "n")
+		bufs := make([]Buffer, n)
+		for i := range bufs {
+			s := base + rapid.Int64Range(0, 500).Draw(t, "start")
+			bufs[i] = Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 200).Draw(t, "len"), Size: 1}
+		}
+		cuts := rapid.SliceOfNDistinct(rapid.Int64Range(base-50, base+750), 1, 30, rapid.ID[int64]).Draw(t, "cuts")
+		slices.Sort(cuts)
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		l := newPieceLayout(bufs, order, cuts)
+		steps := []int64{math.MinInt64, math.MaxInt64 - 1, base - 1000, base + 2000} // t < MaxInt64: a step some buffer lives at
+		for _, b := range bufs {
+			steps = append(steps, b.Start, b.End, b.End-1)
+		}
+		for _, c := range cuts {
+			steps = append(steps, c-1, c, c+1)
+		}
+		for _, s := range steps {
+			want, _ := slices.BinarySearch(cuts, s)
+			if want < len(cuts) && cuts[want] == s {
+				want++
+			}
+			require.Equalf(t, want, l.pieceOf(s), "step %d, cuts %v", s, cuts)
+		}
+	})
 }
