@@ -142,47 +142,59 @@ func sweepPart(spans []span, st []int64, si []int, et []int64, ei []int, pre []i
 		lo int64
 		i  int
 	}
-	live := redblacktree.NewWith[key, struct{}](func(a, b key) int {
+	// The tree holds each member's size, so that a neighbour is compared
+	// without a look into spans.
+	live := redblacktree.NewWith[key, int64](func(a, b key) int {
 		if c := cmp.Compare(a.lo, b.lo); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	out := make([]bool, len(spans)) // conflicting spans, kept out of the tree
-	// overlapping returns a live span that overlaps span i, or -1.
-	overlapping := func(k key) int {
-		if n, ok := live.Floor(k); ok && spansOverlap(&spans[n.Key.i], &spans[k.i]) {
+	// overlapping returns a live span that overlaps bytes [lo, lo+size),
+	// or -1 (every member lives at the step the sweep is at).
+	overlapping := func(k key, size int64) int {
+		if n, ok := live.Floor(k); ok && bytesOverlap(n.Key.lo, n.Value, k.lo, size) {
 			return n.Key.i
 		}
-		if n, ok := live.Ceiling(k); ok && spansOverlap(&spans[n.Key.i], &spans[k.i]) {
+		if n, ok := live.Ceiling(k); ok && bytesOverlap(n.Key.lo, n.Value, k.lo, size) {
 			return n.Key.i
 		}
 		return -1
 	}
 	for _, i := range pre {
-		if k := (key{spans[i].Lo, i}); overlapping(k) < 0 {
-			live.Put(k, struct{}{})
-		} else {
-			out[i] = true
+		if k := (key{spans[i].Lo, i}); overlapping(k, spans[i].Size) < 0 {
+			live.Put(k, spans[i].Size)
 		}
+	}
+	// The starts' bytes and the ends' first bytes in the sweep's order,
+	// each gathered in one pass: the sweep then reads them in order, not
+	// spans at random, and a gather's loads do not wait for each other
+	// (a third of the sweep's time on a million buffers went to those
+	// looks). The ends after the last start are never swept.
+	if len(st) > 0 {
+		e, _ := slices.BinarySearch(et, st[len(st)-1]+1)
+		et, ei = et[:e], ei[:e]
+	}
+	slo, ssize, elo := make([]int64, len(si)), make([]int64, len(si)), make([]int64, len(ei))
+	for n, i := range si {
+		slo[n], ssize[n] = spans[i].Lo, spans[i].Size
+	}
+	for n, i := range ei {
+		elo[n] = spans[i].Lo
 	}
 	j := 0 // the next end; at equal times ends come first (half-open)
 	for n, t := range st {
 		for ; j < len(et) && et[j] <= t; j++ {
-			if i := ei[j]; !out[i] {
-				live.Remove(key{spans[i].Lo, i})
-			}
+			live.Remove(key{elo[j], ei[j]}) // nothing, for one kept out
 		}
-		i := si[n]
-		k := key{spans[i].Lo, i}
-		partner := overlapping(k)
+		k := key{slo[n], si[n]}
+		partner := overlapping(k, ssize[n])
 		if partner < 0 {
-			live.Put(k, struct{}{})
+			live.Put(k, ssize[n])
 			continue
 		}
-		out[i] = true
 		if len(pairs) < limit {
-			pairs = append(pairs, conflict{partner, i})
+			pairs = append(pairs, conflict{partner, si[n]})
 		} else {
 			more++
 		}
