@@ -159,8 +159,8 @@ var errOtherSide = errors.New("planner: the other side failed")
 // waits: side 1 sends ready[j] once its pieces are up to the j-th such
 // buffer's turn, and side 0 sends done[j] once it is recorded. A side
 // that would wait places its other pieces' members meanwhile
-// (spareWork): on the synthetic million the sides waited about a tenth
-// of their time before (a scratch count).
+// (spareWork), which shortened the whole CLI run on the synthetic
+// million by about 5% (docs/BENCHMARKS.md, issue 18).
 //
 // Example: cuts at steps 10 and 20 make three pieces, the middle cut 10;
 // x = [12, 25) crosses 20 (a cut of side 1), y = [5, 15) crosses 10. The
