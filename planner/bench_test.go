@@ -95,6 +95,40 @@ func BenchmarkSplitPieces(b *testing.B) {
 	}
 }
 
+// BenchmarkMillionSteps times the steps of auto's run on the synthetic
+// million around its split placement (BenchmarkSplitPieces): the fit
+// order, the pieces' layout, the lower bound (computed beside those two)
+// and the verifier's sweep of the placement.
+//
+//	go test ./planner -run '^$' -bench BenchmarkMillionSteps -count 3
+func BenchmarkMillionSteps(b *testing.B) {
+	bufs := synthetic(1_000_000)
+	ff := singleOrders[3]
+	order := ff.order(bufs)
+	b.Run("order", func(b *testing.B) {
+		for range b.N {
+			ff.order(bufs)
+		}
+	})
+	b.Run("layout", func(b *testing.B) {
+		for range b.N {
+			splitLayout(bufs, order, splitPiece, splitBounds)
+		}
+	})
+	b.Run("lowerbound", func(b *testing.B) {
+		for range b.N {
+			LowerBound(bufs)
+		}
+	})
+	off, err := placeSplit(context.Background(), bufs, order, ff.policy)
+	require.NoErrorf(b, err, "%v", err)
+	b.Run("verify", func(b *testing.B) {
+		for range b.N {
+			require.NoError(b, VerifyPlacement(bufs, off))
+		}
+	})
+}
+
 // BenchmarkLowerBoundSorts times LowerBound's work on the first n buffers
 // of challenging J with radix sorts (radixFrom 0) and with comparison
 // sorts, to place radixSmall.

@@ -51,8 +51,11 @@ const splitPiece = 1 << 13
 // described above: placeInOrder's offsets. It runs placeInOrder itself
 // when a buffer is Fixed or there are no cuts.
 func placeSplit(ctx context.Context, bufs []Buffer, order []int, policy fitPolicy) ([]int64, error) {
-	return placeSplitPieces(ctx, bufs, order, policy, splitPiece, splitLimits{incidence: 32, top: 256})
+	return placeSplitPieces(ctx, bufs, order, policy, splitPiece, splitBounds)
 }
+
+// splitBounds are placeSplit's limits (see splitLimits).
+var splitBounds = splitLimits{incidence: 32, top: 256}
 
 // splitLimits bounds the layouts placeSplit accepts, as divisors of the
 // number of buffers (0: no bound): the pieces met by the buffers that
