@@ -364,7 +364,8 @@ func TestVerifyPlacementCapsList(t *testing.T) {
 }
 
 // TestSweepAgreesWithPairs: the sweep, whole or in two halves of time,
-// reports a conflict exactly when the all-pairs oracle finds an
+// its live set a slice, a tree, or a slice that moves into a tree at its
+// third member, reports a conflict exactly when the all-pairs oracle finds an
 // overlapping pair, every pair it reports overlaps, and no span twice; on
 // random placements that are often but not always valid, some near the
 // top of int64.
@@ -397,15 +398,17 @@ func TestSweepAgreesWithPairs(t *testing.T) {
 			}
 		}
 		for _, split := range []int{sweepParallel, 2} {
-			pairs, more := sweepConflictsSplit(spans, n, split)
-			require.Falsef(t, more != 0 || (len(pairs) > 0) != any, "sweep (halves from %d) found %d pairs (+%d), oracle overlap %v", split, len(pairs), more, any)
-			seen := map[int]bool{}
-			for _, c := range pairs {
-				if !overlap(spans[c.Earlier], spans[c.Later]) {
-					t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
+			for _, sliceMax := range []int{sweepSliceMax, 2, 0} {
+				pairs, more := sweepConflictsSplit(spans, n, split, sliceMax)
+				require.Falsef(t, more != 0 || (len(pairs) > 0) != any, "sweep (halves from %d, slice up to %d) found %d pairs (+%d), oracle overlap %v", split, sliceMax, len(pairs), more, any)
+				seen := map[int]bool{}
+				for _, c := range pairs {
+					if !overlap(spans[c.Earlier], spans[c.Later]) {
+						t.Fatalf("reported pair %v does not overlap: %+v %+v", c, spans[c.Earlier], spans[c.Later])
+					}
+					require.Falsef(t, seen[c.Later], "span %d reported twice", c.Later)
+					seen[c.Later] = true
 				}
-				require.Falsef(t, seen[c.Later], "span %d reported twice", c.Later)
-				seen[c.Later] = true
 			}
 		}
 	})

@@ -1,11 +1,8 @@
 package planner
 
 import (
-	"cmp"
 	"slices"
 	"sync"
-
-	"github.com/emirpasic/gods/v2/trees/redblacktree"
 )
 
 // The disjointness sweep
@@ -16,17 +13,18 @@ import (
 //
 // Events are visited by time, lifespan ends before starts at equal times
 // (lifespans are half-open), starts in index order (the sorts are stable:
-// sortStartsEnds). The live occupants are
-// kept in a balanced tree ordered by (first byte, index), and only
-// occupants that conflict with nothing are ever inserted, so the tree's
-// occupants are disjoint in memory. Then a starting occupant X overlaps a
-// tree member exactly when it overlaps one of its two neighbours in the
-// tree's order: a member I with I.lo <= X.lo < I.hi is the last one
-// starting at or below X.lo (a later one would start inside I), and a
-// member with X.lo < I.lo < X.hi makes the first one above X.lo start
-// inside X too. A conflicting X is reported with that neighbour and left
-// out of the tree, so every occupant that overlaps an earlier one is
-// reported, and there is an overlapping pair exactly when at least one is.
+// sortStartsEnds). The live occupants are kept ordered by (first byte,
+// index) in a sweepSet (a sorted slice while they are few, a balanced
+// tree past that), and only occupants that conflict with nothing are
+// ever added, so the set's members are disjoint in memory. Then a
+// starting occupant X overlaps a member exactly when it overlaps one of
+// its two neighbours in that order: a member I with I.lo <= X.lo < I.hi
+// is the last one starting at or below X.lo (a later one would start
+// inside I), and a member with X.lo < I.lo < X.hi makes the first one
+// above X.lo start inside X too. A conflicting X is reported with that
+// neighbour and left out of the set, so every occupant that overlaps an
+// earlier one is reported, and there is an overlapping pair exactly when
+// at least one is.
 //
 //	steps  0   1   2   3
 //	A      [=======)          bytes [0, 64)
@@ -37,7 +35,7 @@ import (
 // From sweepParallel occupants the sweep runs in two halves of time on two
 // goroutines, cut at the median start T: one sweeps the starts before T,
 // the other the starts from T, with the occupants live across T inserted
-// into its tree first (those that overlap one inserted before them stay
+// into its set first (those that overlap one inserted before them stay
 // out: their pair begins before T, where the first half reports it). A
 // pair of overlapping occupants meets first at the later one's start,
 // before T or not, so one of the halves still reports at least one of
@@ -78,12 +76,12 @@ type conflict struct{ Earlier, Later int }
 // the sweep before it, one such pair (the first limit of them) and how many
 // more conflicting spans it found past the limit.
 func sweepConflicts(spans []span, limit int) (pairs []conflict, more int) {
-	return sweepConflictsSplit(spans, limit, sweepParallel)
+	return sweepConflictsSplit(spans, limit, sweepParallel, sweepSliceMax)
 }
 
 // sweepConflictsSplit is sweepConflicts, in two halves of time from
-// splitMin occupants.
-func sweepConflictsSplit(spans []span, limit, splitMin int) (pairs []conflict, more int) {
+// splitMin occupants, with live sets of sliceMax (sweepSet.max).
+func sweepConflictsSplit(spans []span, limit, splitMin, sliceMax int) (pairs []conflict, more int) {
 	// The starts and the ends, each by time and then by index.
 	st, et := make([]int64, 0, len(spans)), make([]int64, 0, len(spans))
 	si := make([]int, 0, len(spans))
@@ -96,14 +94,14 @@ func sweepConflictsSplit(spans []span, limit, splitMin int) (pairs []conflict, m
 	ei := slices.Clone(si)
 	sortStartsEnds(st, si, et, ei, radixSmall)
 	if len(st) < splitMin {
-		return sweepPart(spans, st, si, et, ei, nil, limit)
+		return sweepPart(spans, st, si, et, ei, nil, limit, sliceMax)
 	}
 	// Two halves at the median start T, on two goroutines: the left one
 	// takes the starts before T, the right one the rest, with the spans
-	// live across T (start before it, end after it) in its tree first.
+	// live across T (start before it, end after it) in its set first.
 	m, _ := slices.BinarySearch(st, st[len(st)/2])
 	if m == 0 {
-		return sweepPart(spans, st, si, et, ei, nil, limit)
+		return sweepPart(spans, st, si, et, ei, nil, limit, sliceMax)
 	}
 	t := st[m]
 	var across []int
@@ -116,8 +114,8 @@ func sweepConflictsSplit(spans []span, limit, splitMin int) (pairs []conflict, m
 	var rp []conflict
 	var rm int
 	var wg sync.WaitGroup
-	wg.Go(func() { rp, rm = sweepPart(spans, st[m:], si[m:], et[e:], ei[e:], across, limit) })
-	pairs, more = sweepPart(spans, st[:m], si[:m], et, ei, nil, limit)
+	wg.Go(func() { rp, rm = sweepPart(spans, st[m:], si[m:], et[e:], ei[e:], across, limit, sliceMax) })
+	pairs, more = sweepPart(spans, st[:m], si[:m], et, ei, nil, limit, sliceMax)
 	wg.Wait()
 	for _, c := range rp {
 		if len(pairs) < limit {
@@ -135,36 +133,12 @@ const sweepParallel = 100_000
 
 // sweepPart sweeps the starts st (span indices si) and the ends et (ei),
 // each sorted by time and index, after inserting the spans pre into the
-// tree (those that overlap one inserted before them stay out, unreported:
+// set (those that overlap one inserted before them stay out, unreported:
 // the sweep of the steps before them reports their pair).
-func sweepPart(spans []span, st []int64, si []int, et []int64, ei []int, pre []int, limit int) (pairs []conflict, more int) {
-	type key struct {
-		lo int64
-		i  int
-	}
-	// The tree holds each member's size, so that a neighbour is compared
-	// without a look into spans.
-	live := redblacktree.NewWith[key, int64](func(a, b key) int {
-		if c := cmp.Compare(a.lo, b.lo); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	// overlapping returns a live span that overlaps bytes [lo, lo+size),
-	// or -1 (every member lives at the step the sweep is at).
-	overlapping := func(k key, size int64) int {
-		if n, ok := live.Floor(k); ok && bytesOverlap(n.Key.lo, n.Value, k.lo, size) {
-			return n.Key.i
-		}
-		if n, ok := live.Ceiling(k); ok && bytesOverlap(n.Key.lo, n.Value, k.lo, size) {
-			return n.Key.i
-		}
-		return -1
-	}
+func sweepPart(spans []span, st []int64, si []int, et []int64, ei []int, pre []int, limit, sliceMax int) (pairs []conflict, more int) {
+	live := sweepSet{max: sliceMax}
 	for _, i := range pre {
-		if k := (key{spans[i].Lo, i}); overlapping(k, spans[i].Size) < 0 {
-			live.Put(k, spans[i].Size)
-		}
+		live.add(sweepEntry{sweepKey{spans[i].Lo, i}, spans[i].Size})
 	}
 	// The starts' bytes and the ends' first bytes in the sweep's order,
 	// each gathered in one pass: the sweep then reads them in order, not
@@ -185,12 +159,10 @@ func sweepPart(spans []span, st []int64, si []int, et []int64, ei []int, pre []i
 	j := 0 // the next end; at equal times ends come first (half-open)
 	for n, t := range st {
 		for ; j < len(et) && et[j] <= t; j++ {
-			live.Remove(key{elo[j], ei[j]}) // nothing, for one kept out
+			live.remove(sweepKey{elo[j], ei[j]}) // nothing, for one kept out
 		}
-		k := key{slo[n], si[n]}
-		partner := overlapping(k, ssize[n])
+		partner := live.add(sweepEntry{sweepKey{slo[n], si[n]}, ssize[n]})
 		if partner < 0 {
-			live.Put(k, ssize[n])
 			continue
 		}
 		if len(pairs) < limit {

@@ -18,8 +18,8 @@ const maxOverlapErrors = 1000
 // counted in one last error instead of listed.
 //
 // It is independent of the placers and simple: one O(n log n) sweep over
-// time with the live buffers in a balanced tree by offset (sweep.go), with
-// exact byte comparisons. Buffers of size 0 occupy no bytes and never
+// time with the live buffers ordered by offset (sweep.go), with exact byte
+// comparisons. Buffers of size 0 occupy no bytes and never
 // overlap anything; they are still checked for alignment and lifespan.
 func VerifyPlacement(bufs []Buffer, offsets []int64) error {
 	if len(offsets) != len(bufs) {
