@@ -17,6 +17,11 @@
 #	scripts/placer_bench.sh [DSA_DIR]   # default: ../shared/benchmarks/dsa
 #	PARTS="4" scripts/placer_bench.sh   # only the parts listed
 #
+# Each timed CLI run of parts 2 and 3 also prints the CPU seconds the
+# hypervisor took from this machine while it ran (the steal column of
+# /proc/stat, summed over the CPUs): on a contended host a run's wall time
+# says more about the host than about the code.
+#
 # Needs GNU time (/usr/bin/time) for the peak memory.
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -29,6 +34,10 @@ bin=$tmp/planreport
 parts=${PARTS:-1 2 3 4 5}
 want() { [[ " $parts " == *" $1 "* ]]; }
 load() { echo "## $(date -u +%H:%M:%S) UTC, $(uptime | sed 's/.*load average/load average/'), commit $(git -C "$root" rev-parse --short HEAD)"; }
+# stolen prints the CPU seconds stolen since boot (0 without /proc/stat).
+stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {printf "%.2f", $9 / hz; found = 1} END {if (!found) print 0}' /proc/stat 2>/dev/null || echo 0; }
+# steal prints the seconds stolen since the stolen value $1.
+steal() { awk -v a="$1" -v b="$(stolen)" 'BEGIN {printf "%.1f s stolen", b - a}'; }
 
 if want 1; then
 load; echo "### 1. auto (default) and portfolio on the DSA instances"
@@ -39,7 +48,9 @@ fi
 if want 2; then
 load; echo "### 2. Y_1 through the CLI, default strategy"
 for i in 1 2 3; do
-	/usr/bin/time -f "Y_1 run $i: %e s wall, %U s user, %M KB peak" "$bin" -format csv -o "$tmp/y1.csv" "$dsa/real/Y_1.csv"
+	s0=$(stolen)
+	/usr/bin/time -o "$tmp/time" -f "Y_1 run $i: %e s wall, %U s user, %M KB peak" "$bin" -format csv -o "$tmp/y1.csv" "$dsa/real/Y_1.csv"
+	echo "$(cat "$tmp/time"), $(steal "$s0")"
 done
 
 fi
@@ -47,9 +58,10 @@ if want 3; then
 load; echo "### 3. 1,000,000 synthetic buffers through the CLI"
 "$bin" gen -kind synthetic -n 1000000 -o "$tmp/s1m.csv"
 for i in 1 2 3; do
+	s0=$(stolen)
 	/usr/bin/time -o "$tmp/time" -f "%e %U %M" "$bin" -format csv -o "$tmp/out1m.csv" "$tmp/s1m.csv"
 	read -r wall user kb <"$tmp/time"
-	echo "1M run $i: $wall s wall, $user s user, $kb KB peak = $((kb * 1024 / 1000000)) bytes/buffer ($(wc -l <"$tmp/out1m.csv") lines out)"
+	echo "1M run $i: $wall s wall, $user s user, $kb KB peak = $((kb * 1024 / 1000000)) bytes/buffer ($(wc -l <"$tmp/out1m.csv") lines out), $(steal "$s0")"
 done
 "$bin" -format text -o "$tmp/s1m.txt" "$tmp/s1m.csv" && head -2 "$tmp/s1m.txt"
 
