@@ -5,7 +5,8 @@
 # after, before, after, ...), so that load from other jobs hits both sides
 # alike. It prints each run's wall and user seconds and peak RSS (bytes a
 # buffer), the load average before it, the medians, and the arena of each
-# side (from the text report's header).
+# side (from the text report's header), and the CPU seconds the hypervisor
+# stole during each run (scripts/steal.sh).
 #
 #	scripts/cli_ab.sh BEFORE AFTER [COUNT] [N]
 #	scripts/cli_ab.sh b2292f4 HEAD 5
@@ -21,6 +22,8 @@ set -euo pipefail
 before=$1 after=$2 count=${3:-5} n=${4:-1000000}
 # shellcheck source=scripts/ab_build.sh
 source "$(dirname "$0")/ab_build.sh"
+# shellcheck source=scripts/steal.sh
+source "$(dirname "$0")/steal.sh"
 ab_build "$before" "$after"
 if [ -n "${IN:-}" ]; then
 	cp "$IN" "$out/in.csv"
@@ -32,9 +35,10 @@ fi
 for i in $(seq "$count"); do
 	for side in before after; do
 		load=$(cut -d' ' -f1-3 /proc/loadavg)
+		s0=$(stolen)
 		/usr/bin/time -o "$out/time" -f "%e %U %M" "$out/$side" -format csv -o "$out/$side.csv" "$out/in.csv"
 		read -r wall user kb <"$out/time"
-		echo "$side run $i: $wall s wall, $user s user, $((kb * 1024 / n)) B/buffer (load $load)"
+		echo "$side run $i: $wall s wall, $user s user, $((kb * 1024 / n)) B/buffer (load $load), $(steal "$s0")"
 		echo "$side $wall" >>"$out/walls"
 	done
 done

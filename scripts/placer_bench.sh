@@ -18,9 +18,9 @@
 #	PARTS="4" scripts/placer_bench.sh   # only the parts listed
 #
 # Each timed CLI run of parts 2 and 3 also prints the CPU seconds the
-# hypervisor took from this machine while it ran (the steal column of
-# /proc/stat, summed over the CPUs): on a contended host a run's wall time
-# says more about the host than about the code.
+# hypervisor took from this machine while it ran (scripts/steal.sh): on a
+# contended host a run's wall time says more about the host than about
+# the code.
 #
 # Needs GNU time (/usr/bin/time) for the peak memory.
 set -euo pipefail
@@ -34,10 +34,8 @@ bin=$tmp/planreport
 parts=${PARTS:-1 2 3 4 5}
 want() { [[ " $parts " == *" $1 "* ]]; }
 load() { echo "## $(date -u +%H:%M:%S) UTC, $(uptime | sed 's/.*load average/load average/'), commit $(git -C "$root" rev-parse --short HEAD)"; }
-# stolen prints the CPU seconds stolen since boot (0 without /proc/stat).
-stolen() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {printf "%.2f", $9 / hz; found = 1} END {if (!found) print 0}' /proc/stat 2>/dev/null || echo 0; }
-# steal prints the seconds stolen since the stolen value $1.
-steal() { awk -v a="$1" -v b="$(stolen)" 'BEGIN {printf "%.1f s stolen", b - a}'; }
+# shellcheck source=scripts/steal.sh
+source "$root/scripts/steal.sh"
 
 if want 1; then
 load; echo "### 1. auto (default) and portfolio on the DSA instances"
