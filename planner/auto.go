@@ -35,10 +35,11 @@ package planner
 //     (perfect.go) get the tiling search first.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
-// (split in time); otherwise the quick stage, then the portfolio; up to 3,000 free buffers
-// an exact search of 4,000 branches per buffer, between half a million
-// and 2 million (on the challenging DSA suite, 150-450 buffers: 0.02-2.4 s
-// at load 4 on the project's two-core machine, docs/BENCHMARKS.md).
+// (split in time); otherwise the quick stage, then the portfolio; up to
+// 3,000 free buffers an exact search of 4,000 branches per buffer,
+// between half a million and 2 million (on the challenging DSA suite,
+// 150-450 buffers: 0.02-2.4 s at load 4 on the project's two-core
+// machine, docs/BENCHMARKS.md).
 //
 // Worked example: densenet121 (191 buffers) gets 1.056 x LB from the
 // portfolio; the search's first attempt at capacity LB succeeds after a few
@@ -146,13 +147,13 @@ func (p autoPlacer) placeNamed(ctx context.Context, bufs []Buffer, lb int64) ([]
 		return nil, "", err
 	}
 	arena := ArenaSize(bufs, best.off)
+	lineLB := lb
 	if len(bufs) > autoPortfolioMax {
 		// The caller may compute LB beside the placement (Plan does),
 		// and lb is then a placeholder.
-		p.stageLine(1, best.method, arena, -1, begin)
-	} else {
-		p.stageLine(1, best.method, arena, lb, begin)
+		lineLB = -1
 	}
+	p.stageLine(1, best.method, arena, lineLB, begin)
 	if arena <= lb || len(bufs) > autoPortfolioMax {
 		return best.off, best.method, nil
 	}

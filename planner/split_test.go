@@ -153,7 +153,7 @@ func TestPlaceSplitCancelled(t *testing.T) {
 // most of the run gets fewer cuts and then none (one pass instead), and
 // still the offsets of one pass.
 func TestSplitLayoutLimits(t *testing.T) {
-	limits := splitLimits{incidence: 32, top: 256}
+	limits := splitBounds
 	bufs := synthetic(100_000)
 	ff := singleOrders[3]
 	lay := splitLayout(bufs, ff.order(bufs), 1024, limits)

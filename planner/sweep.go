@@ -63,11 +63,6 @@ func bytesOverlap(alo, asize, blo, bsize int64) bool {
 	return uint64(alo)-uint64(blo) < uint64(bsize)
 }
 
-// spansOverlap reports whether a and b share a step and a byte.
-func spansOverlap(a, b *span) bool {
-	return occupiesSpan(a) && occupiesSpan(b) && a.Start < b.End && b.Start < a.End && bytesOverlap(a.Lo, a.Size, b.Lo, b.Size)
-}
-
 // conflict is a pair of span indices that overlap: Later entered the sweep
 // after Earlier.
 type conflict struct{ Earlier, Later int }

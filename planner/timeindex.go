@@ -311,9 +311,10 @@ func (ix *timeIndex) subSets(c int) {
 // the gaps before it (the tests' gapFirstFit lists them). The sets take
 // turns (a leapfrog): each moves its cursor to its first span ending
 // above x, and a span that starts below x+size moves x past it; x is free
-// once every set in a row has left it where it was. Each step moves a cursor or x forward, so a
-// query costs the spans passed plus one look per set, where listing gaps
-// costs a look at every set per gap (many on a fragmented arena).
+// once every set in a row has left it where it was. Each step moves a
+// cursor or x forward, so a query costs the spans passed plus one look
+// per set, where listing gaps costs a look at every set per gap (many on
+// a fragmented arena).
 //
 // A set's turn looks at its spans only when the start of its span at the
 // cursor (kept in ix.next, a small array the query keeps in cache) lies
