@@ -58,6 +58,34 @@ func segmentsOf(blocks []dsagen.Block, labels []int, s int) []int64 {
 	return slices.DeleteFunc(times, func(t int64) bool { return across[t] })
 }
 
+// denseSeg is a segment of a strip between two of its cuts in time.
+type denseSeg struct {
+	strip    int
+	from, to int64
+	n        int // the strip's buffers within it
+}
+
+// denseSegments returns the segments of stripsOf's strips (counts: the
+// buffers of each) that hold 500 buffers or more.
+func denseSegments(blocks []dsagen.Block, labels []int, counts []int) []denseSeg {
+	var dense []denseSeg
+	for s := range counts {
+		ts := segmentsOf(blocks, labels, s)
+		for k := 0; k+1 < len(ts); k++ {
+			n := 0
+			for i, b := range blocks {
+				if labels[i] == s && b.Start >= ts[k] && b.End <= ts[k+1] {
+					n++
+				}
+			}
+			if n >= 500 {
+				dense = append(dense, denseSeg{s, ts[k], ts[k+1], n})
+			}
+		}
+	}
+	return dense
+}
+
 // TestPackableP5000Segments pins down why p5000 stays above LB
 // (docs/BENCHMARKS.md, issue 18): of its five strips, two are dense where
 // they are cut in time (the bottom one's last segment and the top one's
@@ -83,26 +111,9 @@ func TestPackableP5000Segments(t *testing.T) {
 	t.Logf("strips (bottom up): rows %v, buffers %v", cuts, counts)
 	assert.Equal(t, []int{2176, 163, 84, 508, 2069}, counts)
 
-	// Segments of 500 buffers or more: one block each.
-	type seg struct {
-		strip    int
-		from, to int64
-	}
-	var dense []seg
-	for s := range counts {
-		ts := segmentsOf(blocks, labels, s)
-		for k := 0; k+1 < len(ts); k++ {
-			n := 0
-			for i, b := range blocks {
-				if labels[i] == s && b.Start >= ts[k] && b.End <= ts[k+1] {
-					n++
-				}
-			}
-			if n >= 500 {
-				dense = append(dense, seg{s, ts[k], ts[k+1]})
-				t.Logf("strip %d: segment [%d, %d) holds %d of its %d buffers", s, ts[k], ts[k+1], n, counts[s])
-			}
-		}
+	dense := denseSegments(blocks, labels, counts)
+	for _, d := range dense {
+		t.Logf("strip %d: segment [%d, %d) holds %d of its %d buffers", d.strip, d.from, d.to, d.n, counts[d.strip])
 	}
 	require.Len(t, dense, 4)
 	var bufs []Buffer
@@ -111,7 +122,7 @@ func TestPackableP5000Segments(t *testing.T) {
 		if counts[labels[i]] == 84 {
 			continue // the strip the band search finds first
 		}
-		k := slices.IndexFunc(dense, func(d seg) bool { return d.strip == labels[i] && b.Start >= d.from && b.End <= d.to })
+		k := slices.IndexFunc(dense, func(d denseSeg) bool { return d.strip == labels[i] && b.Start >= d.from && b.End <= d.to })
 		switch {
 		case k < 0:
 			bufs = append(bufs, Buffer{Start: b.Start, End: b.End, Size: b.Size})
@@ -271,6 +282,41 @@ func BenchmarkPackableP5000Rounds(b *testing.B) {
 				require.NoErrorf(b, err, "%v", err)
 				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
+			}
+		})
+	}
+}
+
+// BenchmarkPackableP5000Windows places each of p5000's dense segments
+// (TestPackableP5000Segments) alone, a perfect instance of its own, with
+// the search under the benchmarks' 10 s: what the pipeline would do with
+// them if the band search had found every strip and the cuts in time had
+// then set the segments apart. "over" is the arena above the segment's LB
+// in units of dsagen.PackableGranule; the whole p5000 needs at most 163
+// over for the 1.01 target.
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000Windows -benchtime 1x
+func BenchmarkPackableP5000Windows(b *testing.B) {
+	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
+	counts := make([]int, len(cuts)-1)
+	for _, l := range labels {
+		counts[l]++
+	}
+	for _, d := range denseSegments(blocks, labels, counts) {
+		var bufs []Buffer
+		for i, x := range blocks {
+			if labels[i] == d.strip && x.Start >= d.from && x.End <= d.to {
+				bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: x.Start, End: x.End, Size: x.Size})
+			}
+		}
+		b.Run(fmt.Sprintf("strip%d-%d-%d-n%d", d.strip, d.from, d.to, len(bufs)), func(b *testing.B) {
+			for b.Loop() {
+				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+				require.NoError(b, err)
+				require.NoError(b, VerifyPlacement(bufs, res.Offsets))
+				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
+				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 			}
 		})
 	}
