@@ -321,3 +321,67 @@ func BenchmarkPackableP5000Windows(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPackableP5000BandBlockers runs the band search on p5000 without
+// its 84-buffer strip (the piece where the cuts stop), from a pivot that
+// fills strip 3's whole height (8,468 units, 508 buffers), under 5
+// million nodes, with the generator's labels deciding some buffers out of
+// the band beforehand: the top strip's, the bottom strip's dense
+// segment's, both, or none. "found" is 1 when a band was found, "nodes"
+// the nodes it took. It shows which of the two dense parts keeps the band
+// search from the strips.
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000BandBlockers -benchtime 1x
+func BenchmarkPackableP5000BandBlockers(b *testing.B) {
+	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
+	counts := make([]int, len(cuts)-1)
+	for _, l := range labels {
+		counts[l]++
+	}
+	dense := denseSegments(blocks, labels, counts)
+	var bufs []Buffer
+	var top, window []bool
+	pivot := -1
+	for i, x := range blocks {
+		if counts[labels[i]] == 84 {
+			continue
+		}
+		k := len(bufs)
+		bufs = append(bufs, Buffer{ID: int64(k), Start: x.Start, End: x.End, Size: x.Size})
+		top = append(top, labels[i] == len(counts)-1)
+		window = append(window, labels[i] == 0 && slices.ContainsFunc(dense, func(d denseSeg) bool {
+			return d.strip == 0 && x.Start >= d.from && x.End <= d.to
+		}))
+		if counts[labels[i]] == 508 && (pivot < 0 || x.Size > bufs[pivot].Size) {
+			pivot = k
+		}
+	}
+	lb := LowerBound(bufs)
+	for _, mode := range []struct {
+		name        string
+		top, window bool
+	}{{"none-out", false, false}, {"top-out", true, false}, {"window-out", false, true}, {"both-out", true, true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			for b.Loop() {
+				g := &guilSearch{ctx: context.Background(), bufs: bufs, memo: map[uint64]guilMemo{}}
+				band := newGuilBand(g, identity(len(bufs)), lb, 5_000_000)
+				for k := range bufs {
+					if (mode.top && top[k] || mode.window && window[k]) && band.dec[k] == 0 {
+						band.decideClass(k, 2)
+					}
+				}
+				band.decideClass(pivot, 1)
+				ok, _ := band.dfs()
+				found := 0.0
+				if ok {
+					found = 1
+				}
+				b.ReportMetric(found, "found")
+				b.ReportMetric(float64(g.nodes), "nodes")
+				b.ReportMetric(float64(len(band.found)), "bandbufs")
+				b.ReportMetric(float64(band.foundH)/dsagen.PackableGranule, "height")
+			}
+		})
+	}
+}
