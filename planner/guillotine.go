@@ -33,6 +33,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // guilTileMax is the most buffers of a piece that the tiling search
@@ -56,6 +57,39 @@ type guilSearch struct {
 	missed   int  // pieces the fallback placed
 	bySize   bool // pivots by size (else by the buffers at their boundaries)
 	memo     map[uint64]guilMemo
+	exact    atomic.Int64 // buffers placed at the piece's live total so far (progress)
+}
+
+// guilStatus is what a run of the cuts has done so far, for the search's
+// progress lines, read while the run goes on: the buffers placed exactly
+// (stacked over a piece's whole span or tiled; the larger count of the
+// two pivot orders while both run) and whether a piece's fallback is
+// running (it prints lines of its own).
+type guilStatus struct {
+	mu       sync.Mutex
+	tries    []*guilSearch
+	fallback atomic.Bool
+}
+
+// exact returns the most buffers any run has placed exactly so far.
+func (st *guilStatus) exact() int64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var n int64
+	for _, g := range st.tries {
+		n = max(n, g.exact.Load())
+	}
+	return n
+}
+
+// watch adds a run to those exact reads.
+func (st *guilStatus) watch(g *guilSearch) {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.tries = append(st.tries, g)
 }
 
 // guilMemo is what the tiling and band searches found for one piece, kept
@@ -91,15 +125,15 @@ func memoKey(set []int) uint64 {
 // bounded by nodes, so the result does not depend on which ends first);
 // when the size order places everything, the other one is stopped.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
-	return guillotinePlaceShared(ctx, bufs, lb, func(sub []Buffer, _ float64) []int64 { return fallback(sub) })
+	return guillotinePlaceShared(ctx, bufs, lb, func(sub []Buffer, _ float64) []int64 { return fallback(sub) }, nil)
 }
 
 // guillotinePlaceShared is guillotinePlace with each piece's share of
 // the fallback's work passed to it: the piece's buffers over those of the
 // pieces without a cut still to come (guilShares), so that the fallback
 // can take that share of the time left (the search gives it all of its
-// time but a tenth that way).
-func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64) ([]int64, int64, int) {
+// time but a tenth that way). A non-nil st follows the runs (progress).
+func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64, st *guilStatus) ([]int64, int64, int) {
 	quick := func(sub []Buffer) []int64 {
 		off, err := Portfolio().Place(context.Background(), sub)
 		if err != nil { // cannot happen: the buffers were validated
@@ -125,6 +159,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 		}
 		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{},
 			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return quick(sub) }}
+		st.watch(t.g)
 		wg.Go(func() {
 			t.g.cut(identity(len(bufs)), 0, lb)
 			t.arena = ArenaSize(bufs, t.g.off)
@@ -148,7 +183,14 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 	}
 	share := guilShares(tries[best].left)
 	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo,
-		fallback: func(sub []Buffer) []int64 { return fallback(sub, share(len(sub))) }}
+		fallback: func(sub []Buffer) []int64 {
+			if st != nil {
+				st.fallback.Store(true)
+				defer st.fallback.Store(false)
+			}
+			return fallback(sub, share(len(sub)))
+		}}
+	st.watch(g)
 	g.cut(identity(len(bufs)), 0, lb)
 	return g.off, nodes + g.nodes, g.missed
 }
@@ -218,6 +260,7 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 		if bufs[i].Start == first && bufs[i].End == reach {
 			g.off[i] = base + height
 			height += bufs[i].Size
+			g.exact.Add(1)
 		} else {
 			rest = append(rest, i)
 		}
@@ -230,6 +273,7 @@ func (g *guilSearch) cut(set []int, base, c int64) int64 {
 		for k, i := range set {
 			g.off[i] = base + mm.tiled[k]
 		}
+		g.exact.Add(int64(len(set)))
 		return c
 	}
 	if mm.band != nil {

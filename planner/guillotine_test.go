@@ -1,9 +1,12 @@
 package planner
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -251,4 +254,70 @@ func TestGuilShares(t *testing.T) {
 	assert.InDelta(t, 1.0, share(3), 1e-12)
 	assert.InDelta(t, 1.0, share(2), 1e-12) // beyond the count
 	assert.InDelta(t, 1.0, guilShares(0)(5), 1e-12)
+}
+
+// TestGuillotineStatus: the status the search's progress lines read
+// counts every buffer placed at LB, so it reaches the instance's size
+// exactly when no piece went to the fallback, and it shows the fallback
+// running while it runs.
+func TestGuillotineStatus(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 120).Draw(t, "n")
+		bs := blockBuffers(dsagen.Packable(n, 1<<12, rapid.Uint64().Draw(t, "seed")))
+		lb := LowerBound(bs)
+		st := &guilStatus{}
+		fallback := func(sub []Buffer, _ float64) []int64 {
+			require.True(t, st.fallback.Load(), "the fallback runs unflagged")
+			return stackOffsets(sub)
+		}
+		off, _, missed := guillotinePlaceShared(context.Background(), bs, lb, fallback, st)
+		require.NoError(t, VerifyPlacement(bs, off))
+		require.False(t, st.fallback.Load())
+		require.Equalf(t, missed == 0, st.exact() == int64(len(bs)), "missed %d, exact %d of %d", missed, st.exact(), len(bs))
+		require.LessOrEqual(t, st.exact(), int64(len(bs)))
+	})
+	// Cancelled, the band search does not start: p500's piece of 293
+	// buffers, too many for the tiling search, goes to the fallback,
+	// flagged.
+	bs := loadDSA(t, filepath.Join("testdata", "packable", "p500.csv"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st := &guilStatus{}
+	calls := 0
+	off, _, missed := guillotinePlaceShared(ctx, bs, LowerBound(bs), func(sub []Buffer, _ float64) []int64 {
+		calls++
+		require.True(t, st.fallback.Load(), "the fallback runs unflagged")
+		return stackOffsets(sub)
+	}, st)
+	require.NoError(t, VerifyPlacement(bs, off))
+	require.Positive(t, missed)
+	require.Equal(t, missed, calls)
+	require.Less(t, st.exact(), int64(len(bs)))
+}
+
+// TestCutsProgressLines: the cuts' progress line names the buffers placed
+// at LB so far, and stays quiet while a fallback runs (it prints its own).
+func TestCutsProgressLines(t *testing.T) {
+	var buf bytes.Buffer
+	m := &srchMin{bufs: make([]Buffer, 7), begin: time.Now(), progress: &buf}
+	g := &guilSearch{}
+	g.exact.Store(3)
+	st := &guilStatus{}
+	st.watch(g)
+	stop := m.cutsProgress(st, time.Millisecond)
+	text := func() string {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return buf.String()
+	}
+	require.Eventually(t, func() bool { return strings.Contains(text(), "\n") }, 10*time.Second, time.Millisecond)
+	m.mu.Lock() // a tick checks the flag under m.mu: none writes after this
+	st.fallback.Store(true)
+	before := buf.String()
+	m.mu.Unlock()
+	time.Sleep(20 * time.Millisecond)
+	stop()
+	require.Equal(t, before, text(), "a line while the fallback runs")
+	first, _, _ := strings.Cut(before, "\n")
+	require.Regexp(t, `^search: cuts: 3 of 7 buffers placed at LB, looking for bands  \d+\.\ds$`, first)
 }

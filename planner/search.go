@@ -45,7 +45,12 @@ package planner
 // The run stops at 95% of its budget (Options.TimeBudget; 10 s when zero)
 // or when ctx is done, and always returns the best valid placement found;
 // it prints a progress line to Options.Progress once a second after the
-// first second. The portfolio run that seeds it shares the deadline: when
+// first second. While the cuts run, those lines say how many buffers are
+// placed at LB so far ("search: cuts: 84 of 5000 buffers placed at LB,
+// looking for bands  2.1s" on packable p5000). A piece that the cuts leave
+// without a band prints the usual lines, named ("search: cuts: a piece
+// without a band (4916 buffers): best ..."). The portfolio run that seeds
+// it shares the deadline: when
 // the budget is shorter than the portfolio's run, the seed is the best
 // member that finished in time, or, when none did, the buffers stacked one
 // above another (valid, but no better than the unshared total).
@@ -534,15 +539,24 @@ func (m *srchMin) cuts() bool {
 	// left (guilShares): on packable p5000 the 4,916 buffers beside its
 	// first band are the only such piece, and half the time left gave
 	// them too little (docs/BENCHMARKS.md, issue 18).
+	var st *guilStatus
+	if m.progress != nil {
+		st = &guilStatus{}
+		defer m.cutsProgress(st, time.Second)()
+	}
 	fallback := func(sub []Buffer, share float64) []int64 {
 		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
-		res, err := search(m.ctx, sub, SearchConfig{noCuts: true, end: m.end}, max(budget, time.Millisecond), 0)
+		cfg := SearchConfig{noCuts: true, end: m.end}
+		if m.progress != nil {
+			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
+		}
+		res, err := search(m.ctx, sub, cfg, max(budget, time.Millisecond), 0)
 		if err != nil { // cannot happen: search verifies what it returns
 			return stackOffsets(sub)
 		}
 		return res.Offsets
 	}
-	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback)
+	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback, st)
 	m.nodes += nodes
 	if m.progress != nil {
 		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
@@ -552,6 +566,32 @@ func (m *srchMin) cuts() bool {
 		return true
 	}
 	return false
+}
+
+// cutsProgress prints a line every period (a second) while the cuts look
+// for bands (a piece's fallback prints its own): how many buffers are
+// placed at LB so far. It returns the function that stops it.
+func (m *srchMin) cutsProgress(st *guilStatus, every time.Duration) func() {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				m.mu.Lock()
+				if !st.fallback.Load() {
+					fmt.Fprintf(m.progress, "search: cuts: %d of %d buffers placed at LB, looking for bands  %.1fs\n",
+						st.exact(), len(m.bufs), now.Sub(m.begin).Seconds())
+				}
+				m.mu.Unlock()
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }
 
 // stackOffsets puts bufs one above the other.
