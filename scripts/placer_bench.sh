@@ -65,7 +65,7 @@ done
 
 fi
 if want 4; then
-load; echo "### 4. search on the packable instances (10 s; progress: best, gap, seconds)"
+load; echo "### 4. search on the packable instances (10 s; progress lines: the cuts' buffers at LB so far, a piece's own search, the best arena, gap, seconds)"
 for f in "$root"/planner/testdata/packable/*.csv; do
 	echo "#### $(basename "$f")"
 	"$bin" -strategy search -budget 10s -format text -o "$tmp/r.txt" "$f" 2>&1 | grep -E '^search:' || true
