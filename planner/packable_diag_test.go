@@ -58,6 +58,18 @@ func segmentsOf(blocks []dsagen.Block, labels []int, s int) []int64 {
 	return slices.DeleteFunc(times, func(t int64) bool { return across[t] })
 }
 
+// p5000Strips returns the blocks of packable p5000 (seed 1) with their
+// offsets, stripsOf's labels and cuts, and the buffers of each strip.
+func p5000Strips() ([]dsagen.Block, []int, []int64, []int) {
+	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
+	counts := make([]int, len(cuts)-1)
+	for _, l := range labels {
+		counts[l]++
+	}
+	return blocks, labels, cuts, counts
+}
+
 // denseSeg is a segment of a strip between two of its cuts in time.
 type denseSeg struct {
 	strip    int
@@ -96,17 +108,12 @@ func denseSegments(blocks []dsagen.Block, labels []int, counts []int) []denseSeg
 //
 //	go test ./planner -run TestPackableP5000Segments -v
 func TestPackableP5000Segments(t *testing.T) {
-	blocks := dsagen.Packable(5000, packableCapacity, 1)
+	blocks, labels, cuts, counts := p5000Strips()
 	committed := loadDSA(t, filepath.Join("testdata", "packable", "p5000.csv"))
 	require.Len(t, committed, len(blocks))
 	for i, b := range blocks {
 		c := committed[i]
 		require.Equalf(t, [3]int64{b.Start, b.End, b.Size}, [3]int64{c.Start, c.End, c.Size}, "row %d differs from the committed p5000", i)
-	}
-	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
-	counts := make([]int, len(cuts)-1)
-	for _, l := range labels {
-		counts[l]++
 	}
 	t.Logf("strips (bottom up): rows %v, buffers %v", cuts, counts)
 	assert.Equal(t, []int{2176, 163, 84, 508, 2069}, counts)
@@ -297,12 +304,7 @@ func BenchmarkPackableP5000Rounds(b *testing.B) {
 //
 //	go test ./planner -run '^$' -bench BenchmarkPackableP5000Windows -benchtime 1x
 func BenchmarkPackableP5000Windows(b *testing.B) {
-	blocks := dsagen.Packable(5000, packableCapacity, 1)
-	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
-	counts := make([]int, len(cuts)-1)
-	for _, l := range labels {
-		counts[l]++
-	}
+	blocks, labels, _, counts := p5000Strips()
 	for _, d := range denseSegments(blocks, labels, counts) {
 		var bufs []Buffer
 		for i, x := range blocks {
@@ -333,12 +335,7 @@ func BenchmarkPackableP5000Windows(b *testing.B) {
 //
 //	go test ./planner -run '^$' -bench BenchmarkPackableP5000BandBlockers -benchtime 1x
 func BenchmarkPackableP5000BandBlockers(b *testing.B) {
-	blocks := dsagen.Packable(5000, packableCapacity, 1)
-	labels, cuts := stripsOf(blocks, packableCapacity/dsagen.PackableGranule)
-	counts := make([]int, len(cuts)-1)
-	for _, l := range labels {
-		counts[l]++
-	}
+	blocks, labels, _, counts := p5000Strips()
 	dense := denseSegments(blocks, labels, counts)
 	var bufs []Buffer
 	var top, window []bool
