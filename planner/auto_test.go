@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -161,4 +162,21 @@ func TestAutoSplitPlan(t *testing.T) {
 	assert.Equal(t, LowerBound(bufs), p.LowerBoundBytes, "lower bound")
 	require.NoErrorf(t, VerifyPlacement(bufs, p.Offsets), "the plan")
 	assert.Equal(t, ArenaSize(bufs, p.Offsets), p.ArenaBytes, "arena")
+}
+
+// TestAutoPackableByCuts: auto's search stage runs the guillotine cuts on
+// a perfect instance the tiling search does not place: packable p1000 at
+// LB, by the cuts. Not under the race detector: ten times slower, the
+// search stage meets auto's time cap (the guard against slow machines)
+// before the cuts end, and the plan is the portfolio's.
+func TestAutoPackableByCuts(t *testing.T) {
+	if raceEnabled {
+		t.Skip("race detector: auto's time cap ends the search stage first")
+	}
+	bufs := loadDSA(t, filepath.Join("testdata", "packable", "p1000.csv"))
+	off, method, err := autoPlacer{}.placeNamed(context.Background(), bufs, -1)
+	require.NoError(t, err)
+	require.NoError(t, VerifyPlacement(bufs, off))
+	assert.Equal(t, LowerBound(bufs), ArenaSize(bufs, off))
+	assert.Equal(t, "search/cuts", method)
 }

@@ -58,6 +58,15 @@ type guilSearch struct {
 	bySize   bool // pivots by size (else by the buffers at their boundaries)
 	memo     map[uint64]guilMemo
 	exact    atomic.Int64 // buffers placed at the piece's live total so far (progress)
+	perBand  int64        // band search nodes per buffer of a piece (0: guilBandNodes)
+}
+
+// guilOpts are guillotinePlaceShared's options: a status to follow the
+// runs (nil for none), and the band search's nodes per buffer of a piece
+// (0: guilBandNodes).
+type guilOpts struct {
+	status  *guilStatus
+	perBand int64
 }
 
 // guilStatus is what a run of the cuts has done so far, for the search's
@@ -125,15 +134,16 @@ func memoKey(set []int) uint64 {
 // bounded by nodes, so the result does not depend on which ends first);
 // when the size order places everything, the other one is stopped.
 func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func([]Buffer) []int64) ([]int64, int64, int) {
-	return guillotinePlaceShared(ctx, bufs, lb, func(sub []Buffer, _ float64) []int64 { return fallback(sub) }, nil)
+	return guillotinePlaceShared(ctx, bufs, lb, func(sub []Buffer, _ float64) []int64 { return fallback(sub) }, guilOpts{})
 }
 
 // guillotinePlaceShared is guillotinePlace with each piece's share of
 // the fallback's work passed to it: the piece's buffers over those of the
 // pieces without a cut still to come (guilShares), so that the fallback
 // can take that share of the time left (the search gives it all of its
-// time but a tenth that way). A non-nil st follows the runs (progress).
-func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64, st *guilStatus) ([]int64, int64, int) {
+// time but a tenth that way).
+func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64, o guilOpts) ([]int64, int64, int) {
+	st, perBand := o.status, o.perBand
 	quick := func(sub []Buffer) []int64 {
 		off, err := Portfolio().Place(context.Background(), sub)
 		if err != nil { // cannot happen: the buffers were validated
@@ -157,7 +167,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 		if k > 0 {
 			c = octx
 		}
-		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{},
+		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{}, perBand: perBand,
 			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return quick(sub) }}
 		st.watch(t.g)
 		wg.Go(func() {
@@ -182,7 +192,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 		}
 	}
 	share := guilShares(tries[best].left)
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo,
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo, perBand: perBand,
 		fallback: func(sub []Buffer) []int64 {
 			if st != nil {
 				st.fallback.Store(true)
@@ -322,7 +332,11 @@ func (g *guilSearch) search(set []int, c int64) guilMemo {
 	if g.abort || g.ctx.Err() != nil {
 		return m
 	}
-	b := newGuilBand(g, set, c, g.nodes+max(guilBandNodes*int64(len(set)), guilBandMin))
+	per := g.perBand
+	if per <= 0 {
+		per = guilBandNodes
+	}
+	b := newGuilBand(g, set, c, g.nodes+max(per*int64(len(set)), guilBandMin))
 	if b.run() {
 		m.band, m.bandH = b.found, b.foundH
 	}

@@ -270,7 +270,7 @@ func TestGuillotineStatus(t *testing.T) {
 			require.True(t, st.fallback.Load(), "the fallback runs unflagged")
 			return stackOffsets(sub)
 		}
-		off, _, missed := guillotinePlaceShared(context.Background(), bs, lb, fallback, st)
+		off, _, missed := guillotinePlaceShared(context.Background(), bs, lb, fallback, guilOpts{status: st})
 		require.NoError(t, VerifyPlacement(bs, off))
 		require.False(t, st.fallback.Load())
 		require.Equalf(t, missed == 0, st.exact() == int64(len(bs)), "missed %d, exact %d of %d", missed, st.exact(), len(bs))
@@ -288,7 +288,7 @@ func TestGuillotineStatus(t *testing.T) {
 		calls++
 		require.True(t, st.fallback.Load(), "the fallback runs unflagged")
 		return stackOffsets(sub)
-	}, st)
+	}, guilOpts{status: st})
 	require.NoError(t, VerifyPlacement(bs, off))
 	require.Positive(t, missed)
 	require.Equal(t, missed, calls)

@@ -304,7 +304,9 @@ func (m *srchMin) run() {
 	perfect := len(fixed) == 0 && isPerfect(m.bufs, m.lb)
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then the tiling
-		// search (perfect.go).
+		// search (perfect.go). Under a work cap (auto) the tiling search
+		// comes first: its node limits make it the cheaper of the two on
+		// small instances (packable p250 and p500 at LB in 0.01-0.07 s).
 		if m.workCap == 0 && !m.noCuts && m.cuts() {
 			return
 		}
@@ -317,6 +319,9 @@ func (m *srchMin) run() {
 			m.proven = m.arena
 			return
 		}
+		if m.workCap > 0 && !m.noCuts && m.cuts() {
+			return
+		}
 	}
 	if share := squeakyShare(len(free), perfect); m.workCap == 0 && share > 0 {
 		// First the exact search under auto's work cap, which proves LB
@@ -325,7 +330,7 @@ func (m *srchMin) run() {
 		// of the time left; the exact search or the improvement gets the
 		// rest.
 		if len(free) <= srchExactMax {
-			m.workCap = min(max(autoWorkPerBuffer*int64(len(free)), autoWorkMin), autoWorkMax)
+			m.workCap = autoWork(len(free))
 			m.exact(free, fixed, fixedOff)
 			m.workCap, m.work, m.done = 0, 0, false
 			if m.arena <= m.proven || m.stop() {
@@ -531,9 +536,16 @@ func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
 // cuts places a perfect instance by guillotine cuts (node limits bound
 // them, and half the time left); each piece without a cut gets the
 // search, without cuts, under its share of nine tenths of the time left
-// then. It reports whether the arena is LB.
+// then. Under a work cap (auto) the node limits alone bound the cuts (the
+// deadline is only the guard it always is), and a piece's search gets
+// auto's work cap for its size, so the result does not depend on the
+// machine. It reports whether the arena is LB.
 func (m *srchMin) cuts() bool {
-	ctx, cancel := context.WithDeadline(m.ctx, time.Now().Add(time.Until(m.deadline)/2))
+	end := time.Now().Add(time.Until(m.deadline) / 2)
+	if m.workCap > 0 {
+		end = m.deadline
+	}
+	ctx, cancel := context.WithDeadline(m.ctx, end)
 	defer cancel()
 	// A piece without a cut gets its share of nine tenths of the time
 	// left (guilShares): on packable p5000 the 4,916 buffers beside its
@@ -547,6 +559,10 @@ func (m *srchMin) cuts() bool {
 	fallback := func(sub []Buffer, share float64) []int64 {
 		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 		cfg := SearchConfig{noCuts: true, end: m.end}
+		if m.workCap > 0 {
+			cfg.Work = autoWork(len(sub))
+			budget = time.Until(m.deadline)
+		}
 		if m.progress != nil {
 			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
 		}
@@ -556,7 +572,11 @@ func (m *srchMin) cuts() bool {
 		}
 		return res.Offsets
 	}
-	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback, st)
+	o := guilOpts{status: st}
+	if m.workCap > 0 {
+		o.perBand = autoBandNodes
+	}
+	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback, o)
 	m.nodes += nodes
 	if m.progress != nil {
 		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
