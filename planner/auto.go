@@ -32,12 +32,12 @@ package planner
 //     reaches LB in about half a second. Stage 2 then runs its best-fit
 //     in peak order to the end, free of the bound, and this stage takes
 //     that placement instead of making it again. Perfect instances
-//     (perfect.go) get the tiling search first, then the guillotine cuts
-//     (guillotine.go) with the band search under autoBandNodes nodes per
-//     buffer of a piece, and a piece without a band gets this stage's
-//     search under the work cap for its size: packable p1000 reaches LB
-//     by the cuts (it stopped at 1.060 x LB without them) and p2000
-//     1.0003 (was 1.395).
+//     (perfect.go) get the guillotine cuts first (guillotine.go), as
+//     under the search strategy but with the band search under
+//     autoBandNodes nodes per buffer of a piece, and a piece without a
+//     band gets this stage's search under the work cap for its size:
+//     packable p1000 reaches LB by the cuts (it stopped at 1.060 x LB
+//     without them) and p2000 1.0003 (was 1.395).
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
 // (split in time); otherwise the quick stage, then the portfolio; up to

@@ -305,22 +305,22 @@ func (m *srchMin) run() {
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then the tiling
 		// search (perfect.go). Under a work cap (auto) the tiling search
-		// comes first: its node limits make it the cheaper of the two on
-		// small instances (packable p250 and p500 at LB in 0.01-0.07 s).
-		if m.workCap == 0 && !m.noCuts && m.cuts() {
+		// of the whole is left out after the cuts: the cuts' pieces
+		// without a band have had it already, in their own searches.
+		cut := !m.noCuts
+		if cut && m.cuts() {
 			return
 		}
-		// perfectEnd says how long it may take.
-		ctx, cancel := context.WithDeadline(m.ctx, perfectEnd(time.Now(), m.deadline, m.end, m.noCuts))
-		off, nodes := perfectPack(ctx, m.bufs, m.lb)
-		cancel()
-		m.nodes += nodes
-		if off != nil && m.accept(off, "search/perfect") {
-			m.proven = m.arena
-			return
-		}
-		if m.workCap > 0 && !m.noCuts && m.cuts() {
-			return
+		if !cut || m.workCap == 0 {
+			// perfectEnd says how long it may take.
+			ctx, cancel := context.WithDeadline(m.ctx, perfectEnd(time.Now(), m.deadline, m.end, m.noCuts))
+			off, nodes := perfectPack(ctx, m.bufs, m.lb)
+			cancel()
+			m.nodes += nodes
+			if off != nil && m.accept(off, "search/perfect") {
+				m.proven = m.arena
+				return
+			}
 		}
 	}
 	if share := squeakyShare(len(free), perfect); m.workCap == 0 && share > 0 {
