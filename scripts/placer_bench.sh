@@ -3,7 +3,8 @@
 # "planner: auto, mid-size search, a million buffers"), printing the load
 # average before each part:
 #
-#   1. the default strategy (auto) and the portfolio on every DSA instance;
+#   1. the default strategy (auto) and the portfolio on every DSA instance,
+#      and auto on the packable instances (planner/testdata/packable);
 #   2. Y_1 through the whole CLI with the default strategy, 3 runs;
 #   3. one million synthetic buffers (planreport gen, the benchmarks'
 #      ladder) read, planned, verified and written through the whole CLI,
@@ -41,6 +42,7 @@ if want 1; then
 load; echo "### 1. auto (default) and portfolio on the DSA instances"
 "$bin" bench -strategy auto "$dsa"
 "$bin" bench -strategy portfolio "$dsa"
+"$bin" bench -strategy auto "$root/planner/testdata/packable"
 
 fi
 if want 2; then
