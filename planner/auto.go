@@ -32,17 +32,20 @@ package planner
 //     reaches LB in about half a second. Stage 2 then runs its best-fit
 //     in peak order to the end, free of the bound, and this stage takes
 //     that placement instead of making it again. Perfect instances
-//     (perfect.go) get the guillotine cuts first (guillotine.go), as
-//     under the search strategy but with the band search under
-//     autoBandNodes nodes per buffer of a piece, and a piece without a
-//     band gets this stage's search under the work cap for its size:
-//     packable p1000 reaches LB by the cuts (it stopped at 1.060 x LB
-//     without them) and p2000 1.0003 (was 1.395).
+//     (perfect.go) get the guillotine cuts first (guillotine.go), with
+//     the band search under autoBandNodes nodes per buffer of a piece
+//     and the portfolio for a piece without a band. At LB their
+//     placement ends the stage (packable p1000: LB in about a second;
+//     without the cuts auto stopped at 1.060 x LB); otherwise the stage
+//     runs as it would without them and takes the cuts' placement at the
+//     end if it is smaller (p5000: 1.256 instead of 1.293), so it is
+//     never worse than without them.
 //
 // The rule in one line: above 200,000 buffers first-fit by size alone
 // (split in time); otherwise the quick stage, then the portfolio; up to
 // 3,000 free buffers an exact search of 4,000 branches per buffer,
-// between half a million and 2 million (on the challenging DSA suite,
+// between half a million and 2 million, after the guillotine cuts on a
+// perfect instance (on the challenging DSA suite,
 // 150-450 buffers: 0.02-2.4 s at load 4 on the project's two-core
 // machine, docs/BENCHMARKS.md).
 //
@@ -80,8 +83,9 @@ const (
 	// autoBandNodes is the band search's nodes per buffer of a piece in
 	// the cuts of a perfect instance (guillotine.go; the search strategy
 	// gives it guilBandNodes): on the packable instances p1000 and p2000
-	// a quarter of the search's limit finds the same bands, and p5000's
-	// piece without a band costs a quarter as much.
+	// a quarter of the search's limit finds the same bands (and half of
+	// that not all of p1000's), and p5000's piece without a band costs a
+	// quarter as much.
 	autoBandNodes = 500
 )
 

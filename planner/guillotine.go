@@ -144,13 +144,6 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 // time but a tenth that way).
 func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64, o guilOpts) ([]int64, int64, int) {
 	st, perBand := o.status, o.perBand
-	quick := func(sub []Buffer) []int64 {
-		off, err := Portfolio().Place(context.Background(), sub)
-		if err != nil { // cannot happen: the buffers were validated
-			return stackOffsets(sub)
-		}
-		return off
-	}
 	type try struct {
 		g     *guilSearch
 		left  int // buffers in pieces without a cut
@@ -168,7 +161,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 			c = octx
 		}
 		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{}, perBand: perBand,
-			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return quick(sub) }}
+			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return portfolioOffsets(sub) }}
 		st.watch(t.g)
 		wg.Go(func() {
 			t.g.cut(identity(len(bufs)), 0, lb)
@@ -203,6 +196,16 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 	st.watch(g)
 	g.cut(identity(len(bufs)), 0, lb)
 	return g.off, nodes + g.nodes, g.missed
+}
+
+// portfolioOffsets places a piece with the portfolio (the cuts' quick
+// fallback).
+func portfolioOffsets(sub []Buffer) []int64 {
+	off, err := Portfolio().Place(context.Background(), sub)
+	if err != nil { // cannot happen: the buffers were validated
+		return stackOffsets(sub)
+	}
+	return off
 }
 
 // guilShares returns the shares of the pieces without a cut, called in

@@ -304,23 +304,34 @@ func (m *srchMin) run() {
 	perfect := len(fixed) == 0 && isPerfect(m.bufs, m.lb)
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then the tiling
-		// search (perfect.go). Under a work cap (auto) the tiling search
-		// of the whole is left out after the cuts: the cuts' pieces
-		// without a band have had it already, in their own searches.
-		cut := !m.noCuts
-		if cut && m.cuts() {
-			return
-		}
-		if !cut || m.workCap == 0 {
-			// perfectEnd says how long it may take.
-			ctx, cancel := context.WithDeadline(m.ctx, perfectEnd(time.Now(), m.deadline, m.end, m.noCuts))
-			off, nodes := perfectPack(ctx, m.bufs, m.lb)
-			cancel()
-			m.nodes += nodes
-			if off != nil && m.accept(off, "search/perfect") {
+		// search (perfect.go). Under a work cap (auto) the cuts' placement
+		// is taken at once only at LB; otherwise it waits for the end of
+		// the run, which goes on from the placement it had: the exact
+		// search's bisection under a cap can end higher from a lower
+		// start (packable p1000 of seeds 3 and 4, docs/BENCHMARKS.md),
+		// and this way auto is never worse than without the cuts.
+		switch {
+		case m.noCuts:
+		case m.workCap == 0:
+			if m.cuts() {
+				return
+			}
+		default:
+			off := m.cutPlacement()
+			if ArenaSize(m.bufs, off) <= m.lb && m.accept(off, "search/cuts") {
 				m.proven = m.arena
 				return
 			}
+			defer m.accept(off, "search/cuts")
+		}
+		// perfectEnd says how long it may take.
+		ctx, cancel := context.WithDeadline(m.ctx, perfectEnd(time.Now(), m.deadline, m.end, m.noCuts))
+		off, nodes := perfectPack(ctx, m.bufs, m.lb)
+		cancel()
+		m.nodes += nodes
+		if off != nil && m.accept(off, "search/perfect") {
+			m.proven = m.arena
+			return
 		}
 	}
 	if share := squeakyShare(len(free), perfect); m.workCap == 0 && share > 0 {
@@ -536,33 +547,43 @@ func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
 // cuts places a perfect instance by guillotine cuts (node limits bound
 // them, and half the time left); each piece without a cut gets the
 // search, without cuts, under its share of nine tenths of the time left
-// then. Under a work cap (auto) the node limits alone bound the cuts (the
-// deadline is only the guard it always is), and a piece's search gets
-// auto's work cap for its size, so the result does not depend on the
-// machine. It reports whether the arena is LB.
+// then. It takes the placement if it is the best so far, and reports
+// whether the arena is LB.
 func (m *srchMin) cuts() bool {
+	if off := m.cutPlacement(); m.accept(off, "search/cuts") && m.arena <= m.lb {
+		m.proven = m.arena
+		return true
+	}
+	return false
+}
+
+// cutPlacement is the cuts' placement (cuts). Under a work cap (auto) the
+// node limits alone bound the cuts (the deadline is only the guard it
+// always is), the band search gets autoBandNodes nodes per buffer of a
+// piece, and a piece without a band gets the portfolio, so the placement
+// does not depend on the machine.
+func (m *srchMin) cutPlacement() []int64 {
 	end := time.Now().Add(time.Until(m.deadline) / 2)
 	if m.workCap > 0 {
 		end = m.deadline
 	}
 	ctx, cancel := context.WithDeadline(m.ctx, end)
 	defer cancel()
-	// A piece without a cut gets its share of nine tenths of the time
-	// left (guilShares): on packable p5000 the 4,916 buffers beside its
-	// first band are the only such piece, and half the time left gave
-	// them too little (docs/BENCHMARKS.md, issue 18).
 	var st *guilStatus
 	if m.progress != nil {
 		st = &guilStatus{}
 		defer m.cutsProgress(st, time.Second)()
 	}
+	// A piece without a cut gets its share of nine tenths of the time
+	// left (guilShares): on packable p5000 the 4,916 buffers beside its
+	// first band are the only such piece, and half the time left gave
+	// them too little (docs/BENCHMARKS.md, issue 18).
 	fallback := func(sub []Buffer, share float64) []int64 {
+		if m.workCap > 0 {
+			return portfolioOffsets(sub)
+		}
 		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 		cfg := SearchConfig{noCuts: true, end: m.end}
-		if m.workCap > 0 {
-			cfg.Work = autoWork(len(sub))
-			budget = time.Until(m.deadline)
-		}
 		if m.progress != nil {
 			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
 		}
@@ -581,11 +602,7 @@ func (m *srchMin) cuts() bool {
 	if m.progress != nil {
 		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
 	}
-	if m.accept(off, "search/cuts") && m.arena <= m.lb {
-		m.proven = m.arena
-		return true
-	}
-	return false
+	return off
 }
 
 // cutsProgress prints a line every period (a second) while the cuts look
