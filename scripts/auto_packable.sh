@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# auto_packable.sh runs the default strategy (auto) on packable instances
+# (planreport gen -kind packable: a 1 MiB x time rectangle cut into N
+# blocks by random guillotine cuts; LB is the optimum) at two git
+# revisions, one instance after the other (before, then after), and
+# prints per run the arena over LB, the seconds, what placed it and the
+# CPU seconds the hypervisor stole meanwhile (scripts/steal.sh). auto's
+# arenas do not depend on the machine (its work cap ends the search);
+# a run near its 10 s time cap was ended by the clock instead.
+#
+#	scripts/auto_packable.sh BEFORE AFTER ["N ..."] ["SEED ..."]
+#	scripts/auto_packable.sh 1511e0c HEAD "250 500 1000 2000 5000" "2 3 4 5"
+set -euo pipefail
+before=$1 after=$2 sizes=${3:-250 500 1000 2000 5000} seeds=${4:-2 3 4 5}
+# shellcheck source=scripts/ab_build.sh
+source "$(dirname "$0")/ab_build.sh"
+# shellcheck source=scripts/steal.sh
+source "$(dirname "$0")/steal.sh"
+ab_build "$before" "$after"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
+for n in $sizes; do
+	for seed in $seeds; do
+		"$out/after" gen -kind packable -n "$n" -seed "$seed" -o "$out/in.csv"
+		for side in before after; do
+			s0=$(stolen)
+			row=$("$out/$side" bench -strategy auto "$out/in.csv" | tail -1)
+			read -r _ _ _ _ ratio secs method <<<"$row"
+			echo "n=$n seed=$seed $side: $ratio x LB, $secs s, $method, $(steal "$s0")"
+		done
+	done
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
