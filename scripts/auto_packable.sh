@@ -17,16 +17,11 @@ source "$(dirname "$0")/ab_build.sh"
 # shellcheck source=scripts/steal.sh
 source "$(dirname "$0")/steal.sh"
 ab_build "$before" "$after"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
-for n in $sizes; do
-	for seed in $seeds; do
-		"$out/after" gen -kind packable -n "$n" -seed "$seed" -o "$out/in.csv"
-		for side in before after; do
-			s0=$(stolen)
-			row=$("$out/$side" bench -strategy auto "$out/in.csv" | tail -1)
-			read -r _ _ _ _ ratio secs method <<<"$row"
-			echo "n=$n seed=$seed $side: $ratio x LB, $secs s, $method, $(steal "$s0")"
-		done
-	done
-done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
+run() { # n seed side
+	local s0 row ratio secs method
+	s0=$(stolen)
+	row=$("$out/$3" bench -strategy auto "$out/in.csv" | tail -1)
+	read -r _ _ _ _ ratio secs method <<<"$row"
+	echo "n=$1 seed=$2 $3: $ratio x LB, $secs s, $method, $(steal "$s0")"
+}
+ab_each packable "$sizes" "$seeds" run

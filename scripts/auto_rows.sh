@@ -16,16 +16,11 @@ before=$1 after=$2 sizes=${3:-2000 3000} seeds=${4:-1 2 3}
 # shellcheck source=scripts/ab_build.sh
 source "$(dirname "$0")/ab_build.sh"
 ab_build "$before" "$after"
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
-for n in $sizes; do
-	for seed in $seeds; do
-		"$out/after" gen -kind rows -n "$n" -seed "$seed" -o "$out/in.csv"
-		for side in before after; do
-			/usr/bin/time -o "$out/time" -f "%e" "$out/$side" -progress -format csv -o "$out/out.csv" "$out/in.csv" 2>"$out/err"
-			lines=$(grep -c '^search:' "$out/err" || true)
-			placed=$(grep 'placed by' "$out/err" | sed -E 's/.*placed by ([^ ]+) in .*, ([0-9.]+% over).*/\1, \2 LB/')
-			echo "n=$n seed=$seed $side: $(cat "$out/time") s wall, $lines progress lines, $placed"
-		done
-	done
-done
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
+run() { # n seed side
+	local lines placed
+	/usr/bin/time -o "$out/time" -f "%e" "$out/$3" -progress -format csv -o "$out/out.csv" "$out/in.csv" 2>"$out/err"
+	lines=$(grep -c '^search:' "$out/err" || true)
+	placed=$(grep 'placed by' "$out/err" | sed -E 's/.*placed by ([^ ]+) in .*, ([0-9.]+% over).*/\1, \2 LB/')
+	echo "n=$1 seed=$2 $3: $(cat "$out/time") s wall, $lines progress lines, $placed"
+}
+ab_each rows "$sizes" "$seeds" run
