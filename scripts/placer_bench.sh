@@ -39,7 +39,7 @@ load() { echo "## $(date -u +%H:%M:%S) UTC, $(uptime | sed 's/.*load average/loa
 source "$root/scripts/steal.sh"
 
 if want 1; then
-load; echo "### 1. auto (default) and portfolio on the DSA instances"
+load; echo "### 1. auto (default) and portfolio on the DSA instances, then auto on the packable instances"
 "$bin" bench -strategy auto "$dsa"
 "$bin" bench -strategy portfolio "$dsa"
 "$bin" bench -strategy auto "$root/planner/testdata/packable"
