@@ -579,9 +579,6 @@ func (m *srchMin) cutPlacement() []int64 {
 	// first band are the only such piece, and half the time left gave
 	// them too little (docs/BENCHMARKS.md, issue 18).
 	fallback := func(sub []Buffer, share float64) []int64 {
-		if m.workCap > 0 {
-			return portfolioOffsets(sub)
-		}
 		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 		cfg := SearchConfig{noCuts: true, end: m.end}
 		if m.progress != nil {
@@ -596,6 +593,7 @@ func (m *srchMin) cutPlacement() []int64 {
 	o := guilOpts{status: st}
 	if m.workCap > 0 {
 		o.perBand = autoBandNodes
+		fallback = func(sub []Buffer, _ float64) []int64 { return portfolioOffsets(sub) }
 	}
 	off, nodes, missed := guillotinePlaceShared(ctx, m.bufs, m.lb, fallback, o)
 	m.nodes += nodes
