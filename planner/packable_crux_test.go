@@ -50,19 +50,8 @@ func rowBands(blocks []dsagen.Block) ([]int, int) {
 // cutsInTime returns the inner steps of blocks' span that none of them is
 // live across.
 func cutsInTime(blocks []dsagen.Block) []int64 {
-	across := map[int64]bool{}
-	var times []int64
-	first, last := blocks[0].Start, blocks[0].End
-	for _, b := range blocks {
-		for t := b.Start + 1; t < b.End; t++ {
-			across[t] = true
-		}
-		times = append(times, b.Start)
-		first, last = min(first, b.Start), max(last, b.End)
-	}
-	slices.Sort(times)
-	times = slices.Compact(times)
-	return slices.DeleteFunc(times, func(t int64) bool { return across[t] || t == first || t == last })
+	ts := segmentsOf(blocks, make([]int, len(blocks)), 0)
+	return ts[1 : len(ts)-1]
 }
 
 // renewals returns the inner steps of blocks where x bytes are a subset
@@ -143,24 +132,19 @@ func cruxPieces() (segment, band, rest, crux []dsagen.Block) {
 	return segment, band, rest, crux
 }
 
-func asBuffers(blocks []dsagen.Block) []Buffer {
-	bufs := make([]Buffer, len(blocks))
-	for i, b := range blocks {
-		bufs[i] = Buffer{ID: int64(i), Start: b.Start, End: b.End, Size: b.Size}
-	}
-	return bufs
-}
-
 // TestPackableP5000Crux pins down the crux of p5000: the bottom strip's
 // dense segment (2,121 buffers) is 20 bands, the tallest of 1,404 buffers
 // and 4,152 units of 64 B; the cuts place that band's parts in time at LB
 // but the first (1,117 buffers, steps [2282, 2423)): the crux.
-// BenchmarkPackableP5000Crux shows what the search makes of each piece. The height of a tall band shows where it
-// is cut in time: it is a subset sum of the sizes that end and of those
-// that start at exactly its cuts (both for the 1,404-buffer band in the
-// segment and for the tallest band of the crux, 229 buffers, 2,747 units);
-// a handle for a band search, not yet one that finds the band (see the
-// docs). So do p5000's tall strips, where thin ones renew almost anywhere.
+// BenchmarkPackableP5000Crux shows what the search makes of each piece.
+//
+// It also checks a signal for tall bands: where a band is cut in time, its
+// height is a subset sum of the sizes that end there and of those that
+// start there (renewals), and for a tall band hardly anywhere else. That
+// holds for the segment's tallest band, for the crux's (229 buffers, 2,747
+// units) and for p5000's tall strips, where the thin ones renew almost
+// anywhere: a handle for a band search, not yet one that finds the band
+// (see the docs).
 //
 //	go test ./planner -run TestPackableP5000Crux -v
 func TestPackableP5000Crux(t *testing.T) {
@@ -194,14 +178,14 @@ func TestPackableP5000Crux(t *testing.T) {
 			later = append(later, b)
 		}
 	}
-	bufs := asBuffers(later)
+	bufs := blockBuffers(later)
 	lb := LowerBound(bufs)
 	require.True(t, isPerfect(bufs, lb))
 	off, _, missed := guillotinePlace(context.Background(), bufs, lb, noFallback(t))
 	assert.Zero(t, missed)
 	require.NoError(t, VerifyPlacement(bufs, off))
 	assert.Equal(t, lb, ArenaSize(bufs, off))
-	require.True(t, isPerfect(asBuffers(rest), LowerBound(asBuffers(rest))))
+	require.True(t, isPerfect(blockBuffers(rest), LowerBound(blockBuffers(rest))))
 
 	// The same signal at the top: of the four strips left after the
 	// 84-buffer one, the tall ones renew at their cuts (strip 3 at its nine
@@ -242,7 +226,7 @@ func BenchmarkPackableP5000Crux(b *testing.B) {
 		name   string
 		blocks []dsagen.Block
 	}{{"segment", segment}, {"band", band}, {"rest", rest}, {"crux", crux}} {
-		bufs := asBuffers(p.blocks)
+		bufs := blockBuffers(p.blocks)
 		b.Run(fmt.Sprintf("%s-n%d", p.name, len(bufs)), func(b *testing.B) {
 			for b.Loop() {
 				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
