@@ -45,8 +45,12 @@
 // boundary, across bytes into bands of constant live total that
 // guilband.go finds boundary by boundary; pieces without a cut go to the
 // search, each with its share of nine tenths of the time left, of which
-// the tiling search below gets at most a quarter), then gets a tiling
-// search (perfect.go: the
+// the tiling search below gets at most a quarter). Where pieces are left
+// and tall bands show by their renewals (renew.go: a band's height is a
+// subset sum of the sizes ending and of those starting at its cuts in
+// time), the rectangles found between those steps become blocks, and the
+// search with the blocks gets the other half of the time left. Then a
+// tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
 // each lifespan's buffers merged; tilesweep.go holds a sweep over

@@ -149,8 +149,11 @@ type SearchConfig struct {
 	// in peak order and the peak fill, bounded by their own limits.
 	Work int64
 
-	noCuts bool      // guillotine.go's fallback: no cuts again
-	end    time.Time // the end of the whole Search's budget (Search sets it)
+	noCuts bool // guillotine.go's fallback: no cuts again
+	// noRenew: no renewal blocks (renew.go); the route's own search and
+	// BenchmarkPackableRenewal's "before" set it.
+	noRenew bool
+	end     time.Time // the end of the whole Search's budget (Search sets it)
 	// peakOff is best-fit's placement of bufs in the peak order peakOrd
 	// (peak.go), when the caller made it already (auto's stage 2):
 	// srchMin.peak takes it instead of placing again.
@@ -201,7 +204,7 @@ func searchLB(bufs []Buffer) int64 {
 // most floor (the whole instance's lower bound, for a part) or the part's
 // own lower bound, whichever is larger.
 func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts, end: cfg.end}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -240,13 +243,16 @@ type srchMin struct {
 	arena    int64
 	method   string
 	nodes    int64
-	work     int64        // nominal nodes of the attempts started (SearchConfig.Work)
-	workCap  int64        // 0: none
-	done     bool         // the deadline passed, ctx is done or the work cap is reached
-	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
-	imp      improveState // improve.go's first steps, once run
-	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
-	peakOff  []int64      // SearchConfig.peakOff, when it places bufs
+	work     int64         // nominal nodes of the attempts started (SearchConfig.Work)
+	workCap  int64         // 0: none
+	done     bool          // the deadline passed, ctx is done or the work cap is reached
+	swoBest  atomic.Int64  // best arena of the squeaky-wheel streams so far (0: none); progress only
+	imp      improveState  // improve.go's first steps, once run
+	noCuts   bool          // no guillotine cuts (SearchConfig.noCuts)
+	noRenew  bool          // no renewal blocks (SearchConfig.noRenew)
+	renew    *srchRenew    // the renewal blocks, once the cuts asked (renewal)
+	reserve  time.Duration // kept from the cuts' pieces for the renewal route
+	peakOff  []int64       // SearchConfig.peakOff, when it places bufs
 	peakOrd  []int
 	end      time.Time // SearchConfig.end
 	mu       sync.Mutex
@@ -303,7 +309,8 @@ func (m *srchMin) run() {
 	}
 	perfect := len(fixed) == 0 && isPerfect(m.bufs, m.lb)
 	if perfect {
-		// Every step at LB: cuts (guillotine.go) first, then the tiling
+		// Every step at LB: cuts (guillotine.go) first, then (search
+		// strategy) the renewal blocks' route (renew.go), then the tiling
 		// search (perfect.go). Under a work cap (auto) the cuts' placement
 		// is taken at once only at LB; otherwise it waits for the end of
 		// the run, which goes on from the placement it had: the exact
@@ -313,7 +320,7 @@ func (m *srchMin) run() {
 		switch {
 		case m.noCuts:
 		case m.workCap == 0:
-			if m.cuts() {
+			if m.cuts() || m.renewed() {
 				return
 			}
 		default:
@@ -547,8 +554,9 @@ func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
 // cuts places a perfect instance by guillotine cuts (node limits bound
 // them, and half the time left); each piece without a cut gets the
 // search, without cuts, under its share of nine tenths of the time left
-// then. It takes the placement if it is the best so far, and reports
-// whether the arena is LB.
+// then, less what the renewal route keeps (renewal). It takes the
+// placement if it is the best so far, and reports whether the arena is
+// LB.
 func (m *srchMin) cuts() bool {
 	if off := m.cutPlacement(); m.accept(off, "search/cuts") && m.arena <= m.lb {
 		m.proven = m.arena
@@ -579,7 +587,8 @@ func (m *srchMin) cutPlacement() []int64 {
 	// first band are the only such piece, and half the time left gave
 	// them too little (docs/BENCHMARKS.md, issue 18).
 	fallback := func(sub []Buffer, share float64) []int64 {
-		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
+		m.renewal()
+		budget := time.Duration(float64(time.Until(m.deadline)-m.reserve) * share * 9 / 10)
 		cfg := SearchConfig{noCuts: true, end: m.end}
 		if m.progress != nil {
 			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
