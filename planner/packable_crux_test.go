@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -229,11 +228,7 @@ func BenchmarkPackableP5000Crux(b *testing.B) {
 		bufs := blockBuffers(p.blocks)
 		b.Run(fmt.Sprintf("%s-n%d", p.name, len(bufs)), func(b *testing.B) {
 			for b.Loop() {
-				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
-				require.NoError(b, err)
-				require.NoError(b, VerifyPlacement(bufs, res.Offsets))
-				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
-				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
+				searchOver(b, bufs)
 			}
 		})
 	}

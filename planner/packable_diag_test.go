@@ -285,10 +285,7 @@ func BenchmarkPackableP5000Rounds(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("rounds%d-n%d", r, len(bufs)), func(b *testing.B) {
 			for b.Loop() {
-				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
-				require.NoErrorf(b, err, "%v", err)
-				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
-				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
+				searchOver(b, bufs)
 			}
 		})
 	}
@@ -314,11 +311,7 @@ func BenchmarkPackableP5000Windows(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("strip%d-%d-%d-n%d", d.strip, d.from, d.to, len(bufs)), func(b *testing.B) {
 			for b.Loop() {
-				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
-				require.NoError(b, err)
-				require.NoError(b, VerifyPlacement(bufs, res.Offsets))
-				b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
-				b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
+				searchOver(b, bufs)
 			}
 		})
 	}
@@ -381,4 +374,15 @@ func BenchmarkPackableP5000BandBlockers(b *testing.B) {
 			}
 		})
 	}
+}
+
+// searchOver runs the search for 10 s on bufs and reports its arena over
+// LB as "frag" (arena/LB) and "over" (in units of
+// dsagen.PackableGranule).
+func searchOver(b *testing.B, bufs []Buffer) {
+	res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+	require.NoErrorf(b, err, "%v", err)
+	require.NoError(b, VerifyPlacement(bufs, res.Offsets))
+	b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
+	b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
 }
