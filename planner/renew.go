@@ -22,10 +22,10 @@ package planner
 //
 // Example (TestRenewalWorkedExample): a [0,2) 4 B, b [2,4) 4 B, c [0,1)
 // 2 B, d [0,1) 2 B, e [1,4) 4 B; live total 8 at every step. 4 B renews
-// at step 1 (c and d end, e starts) and at step 2 (a ends, b starts), 2 B
-// nowhere. Two steps are not three more than the heights around (none),
-// so no height is taken and the instance stays as it is: on so few steps
-// the signal says nothing.
+// at step 1 (c and d end, e starts) and at step 2 (a ends, b starts); 2 B
+// and 6 B renew nowhere. Two steps are not three more than the heights
+// around it renew at (none), so no height is taken and the instance
+// stays as it is: on so few steps the signal says nothing.
 
 import (
 	"context"
