@@ -265,13 +265,15 @@ type srchRenew struct {
 
 // renewal finds the renewal blocks, once, when the cuts first leave a
 // piece without a band (the search strategy only: not under a work cap,
-// nor in the route's own search); where there are some, half the time
-// left is kept from the pieces for the route (renewed).
+// nor in the route's own search), by the deadline; where there are some,
+// half the time left is kept from the pieces for the route (renewed).
 func (m *srchMin) renewal() {
 	if m.renew != nil || m.noRenew || m.workCap > 0 {
 		return
 	}
-	red, expand, blocks := renewalMerge(m.ctx, m.bufs, m.lb)
+	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
+	red, expand, blocks := renewalMerge(ctx, m.bufs, m.lb)
+	cancel()
 	m.renew = &srchRenew{red, expand, blocks}
 	if len(blocks) > 0 {
 		m.reserve = time.Until(m.deadline) / 2
