@@ -147,7 +147,7 @@ func TestSearchRenewalRoute(t *testing.T) {
 		t.Skip("the race detector's slowdown ends the budget first")
 	}
 	bufs := blockBuffers(dsagen.Packable(1000, packableCapacity, 2))
-	res, err := Search(context.Background(), bufs, SearchConfig{Budget: 4 * time.Second})
+	res, err := Search(context.Background(), bufs, SearchConfig{Budget: 6 * time.Second})
 	require.NoError(t, err)
 	assert.Equal(t, res.LB, res.Arena)
 	assert.Equal(t, "search/renewal", res.Method)
