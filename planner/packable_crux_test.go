@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"testing"
 
@@ -64,13 +63,7 @@ func renewals(blocks []dsagen.Block, x int64) []int64 {
 		ends[b.End] = append(ends[b.End], b.Size/g)
 		starts[b.Start] = append(starts[b.Start], b.Size/g)
 	}
-	reaches := func(sizes []int64) bool {
-		r := big.NewInt(1)
-		for _, s := range sizes {
-			r.Or(r, new(big.Int).Lsh(r, uint(s)))
-		}
-		return r.Bit(int(x/g)) == 1
-	}
+	reaches := func(sizes []int64) bool { return subsetSums(sizes).Bit(int(x/g)) == 1 }
 	var out []int64
 	for t, e := range ends {
 		if s, ok := starts[t]; ok && reaches(e) && reaches(s) {

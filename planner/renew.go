@@ -78,17 +78,10 @@ func renewalHeights(bufs []Buffer, c int64) ([]int64, [][]int64) {
 		return nil, nil
 	}
 	slices.Sort(times)
-	sums := func(sizes []int64) *big.Int {
-		r := big.NewInt(1)
-		for _, s := range sizes {
-			r.Or(r, new(big.Int).Lsh(r, uint(s)))
-		}
-		return r
-	}
 	both := make([]*big.Int, len(times))
 	count := make([]int, top+1)
 	for k, t := range times {
-		both[k] = new(big.Int).And(sums(ends[t]), sums(starts[t]))
+		both[k] = new(big.Int).And(subsetSums(ends[t]), subsetSums(starts[t]))
 		for h := 1; h < top; h++ {
 			if both[k].Bit(h) == 1 {
 				count[h]++
@@ -122,6 +115,16 @@ func renewalHeights(bufs []Buffer, c int64) ([]int64, [][]int64) {
 		steps = append(steps, at)
 	}
 	return heights, steps
+}
+
+// subsetSums returns the sums of subsets of sizes as a bit set: bit x is
+// set when some of them add up to x.
+func subsetSums(sizes []int64) *big.Int {
+	r := big.NewInt(1)
+	for _, s := range sizes {
+		r.Or(r, new(big.Int).Lsh(r, uint(s)))
+	}
+	return r
 }
 
 // rectangleOf looks for buffers among bufs[w] whose live total is h at
