@@ -49,7 +49,8 @@
 // and tall bands show by their renewals (renew.go: a band's height is a
 // subset sum of the sizes ending and of those starting at its cuts in
 // time), the rectangles found between those steps become blocks, and the
-// search with the blocks gets the other half of the time left. Then a
+// search with the blocks runs beside the pieces' search, on a goroutine
+// of its own, until the deadline; the better placement stands. Then a
 // tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with

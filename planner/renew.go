@@ -12,7 +12,8 @@ package planner
 // search (guilband.go) looks for a rectangle: buffers of the segment
 // whose live total is that height at every step. A rectangle that the
 // cuts tile at that height becomes one block, and the search places the
-// smaller instance; each block's buffers go where the block goes.
+// smaller instance, on a goroutine of its own beside the cuts' pieces;
+// each block's buffers go where the block goes.
 //
 // A block need not be part of any placement at LB (a rectangle can mix
 // bands that only match by sizes), so the route can end above the cuts:
@@ -259,17 +260,24 @@ func tileRectangle(ctx context.Context, bufs []Buffer, r []int, h int64) (renewB
 	return renewBlock{members: r, off: off, h: h}, true
 }
 
-// srchRenew is an instance's renewal blocks (renewalMerge's results).
+// srchRenew is an instance's renewal blocks (renewalMerge's results)
+// and the route's search on them, running beside the cuts' pieces.
 type srchRenew struct {
 	red    []Buffer
 	expand func([]int64) []int64
 	blocks []renewBlock
+	cancel context.CancelFunc // ends the route's search early
+	done   chan struct{}      // closed when it has ended
+	res    *SearchResult      // its result, once done (nil on error)
 }
 
 // renewal finds the renewal blocks, once, when the cuts first leave a
 // piece without a band (the search strategy only: not under a work cap,
-// nor in the route's own search), by the deadline; where there are some,
-// half the time left is kept from the pieces for the route (renewed).
+// nor in the route's own search), by the deadline. Where there are some,
+// the route's search, without renewal blocks of its own, starts at once
+// on the instance with its blocks, on a goroutine of its own, until the
+// deadline: the cuts' pieces keep all their time, and on two cores
+// neither route waits for the other (docs/BENCHMARKS.md, issue 18).
 func (m *srchMin) renewal() {
 	if m.renew != nil || m.noRenew || m.workCap > 0 {
 		return
@@ -277,36 +285,51 @@ func (m *srchMin) renewal() {
 	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
 	red, expand, blocks := renewalMerge(ctx, m.bufs, m.lb)
 	cancel()
-	m.renew = &srchRenew{red, expand, blocks}
-	if len(blocks) > 0 {
-		m.reserve = time.Until(m.deadline) / 2
-	}
-}
-
-// renewed runs the search, without renewal blocks of its own, on the
-// instance with its blocks under nine tenths of the time left, takes the
-// placement if it is the best so far, and reports whether the arena is
-// LB.
-func (m *srchMin) renewed() bool {
-	m.reserve = 0
-	if m.renew == nil || len(m.renew.blocks) == 0 || m.stop() {
-		return false
+	r := &srchRenew{red: red, expand: expand, blocks: blocks}
+	m.renew = r
+	if len(blocks) == 0 || m.stop() {
+		return
 	}
 	cfg := SearchConfig{noRenew: true, end: m.end}
 	if m.progress != nil {
 		merged := 0
-		for _, b := range m.renew.blocks {
+		for _, b := range blocks {
 			merged += len(b.members)
 		}
-		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(m.renew.blocks))}
+		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(blocks))}
 	}
-	res, err := search(m.ctx, m.renew.red, cfg, max(time.Until(m.deadline)*9/10, time.Millisecond), 0)
-	if err != nil { // cannot happen: search verifies what it returns
-		return false
+	var rctx context.Context
+	rctx, r.cancel = context.WithCancel(m.ctx)
+	r.done = make(chan struct{})
+	budget := max(time.Until(m.deadline), time.Millisecond)
+	go func() {
+		defer close(r.done)
+		if res, err := search(rctx, red, cfg, budget, 0); err == nil { // search verifies what it returns
+			r.res = res
+		}
+	}()
+}
+
+// renewed waits for the route's search (ending it first when the cuts
+// reached LB: atLB), takes its placement if it is the best so far, and
+// reports whether the arena is LB.
+func (m *srchMin) renewed(atLB bool) bool {
+	r := m.renew
+	if r == nil || r.done == nil {
+		return atLB
 	}
-	if m.accept(m.renew.expand(res.Offsets), "search/renewal") && m.arena <= m.lb {
+	if atLB {
+		r.cancel()
+	}
+	<-r.done
+	r.cancel()
+	if r.res == nil || atLB {
+		return atLB
+	}
+	m.nodes += r.res.Nodes
+	if m.accept(r.expand(r.res.Offsets), "search/renewal") && m.arena <= m.lb {
 		m.proven = m.arena
 		return true
 	}
-	return false
+	return m.arena <= m.lb
 }

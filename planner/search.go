@@ -204,7 +204,12 @@ func searchLB(bufs []Buffer) int64 {
 // most floor (the whole instance's lower bound, for a part) or the part's
 // own lower bound, whichever is larger.
 func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Duration, floor int64) (*SearchResult, error) {
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: cfg.Progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end}
+	progress := cfg.Progress
+	if progress != nil {
+		// The renewal route (renew.go) writes from a goroutine of its own.
+		progress = &syncWriter{w: progress}
+	}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -243,16 +248,15 @@ type srchMin struct {
 	arena    int64
 	method   string
 	nodes    int64
-	work     int64         // nominal nodes of the attempts started (SearchConfig.Work)
-	workCap  int64         // 0: none
-	done     bool          // the deadline passed, ctx is done or the work cap is reached
-	swoBest  atomic.Int64  // best arena of the squeaky-wheel streams so far (0: none); progress only
-	imp      improveState  // improve.go's first steps, once run
-	noCuts   bool          // no guillotine cuts (SearchConfig.noCuts)
-	noRenew  bool          // no renewal blocks (SearchConfig.noRenew)
-	renew    *srchRenew    // the renewal blocks, once the cuts asked (renewal)
-	reserve  time.Duration // kept from the cuts' pieces for the renewal route
-	peakOff  []int64       // SearchConfig.peakOff, when it places bufs
+	work     int64        // nominal nodes of the attempts started (SearchConfig.Work)
+	workCap  int64        // 0: none
+	done     bool         // the deadline passed, ctx is done or the work cap is reached
+	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
+	imp      improveState // improve.go's first steps, once run
+	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
+	noRenew  bool         // no renewal blocks (SearchConfig.noRenew)
+	renew    *srchRenew   // the renewal blocks, once the cuts asked (renewal)
+	peakOff  []int64      // SearchConfig.peakOff, when it places bufs
 	peakOrd  []int
 	end      time.Time // SearchConfig.end
 	mu       sync.Mutex
@@ -320,7 +324,7 @@ func (m *srchMin) run() {
 		switch {
 		case m.noCuts:
 		case m.workCap == 0:
-			if m.cuts() || m.renewed() {
+			if m.renewed(m.cuts()) {
 				return
 			}
 		default:
@@ -554,9 +558,9 @@ func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
 // cuts places a perfect instance by guillotine cuts (node limits bound
 // them, and half the time left); each piece without a cut gets the
 // search, without cuts, under its share of nine tenths of the time left
-// then, less what the renewal route keeps (renewal). It takes the
-// placement if it is the best so far, and reports whether the arena is
-// LB.
+// then (the renewal route, where it starts, runs beside it: renewal). It
+// takes the placement if it is the best so far, and reports whether the
+// arena is LB.
 func (m *srchMin) cuts() bool {
 	if off := m.cutPlacement(); m.accept(off, "search/cuts") && m.arena <= m.lb {
 		m.proven = m.arena
@@ -588,7 +592,7 @@ func (m *srchMin) cutPlacement() []int64 {
 	// them too little (docs/BENCHMARKS.md, issue 18).
 	fallback := func(sub []Buffer, share float64) []int64 {
 		m.renewal()
-		budget := time.Duration(float64(time.Until(m.deadline)-m.reserve) * share * 9 / 10)
+		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 		cfg := SearchConfig{noCuts: true, end: m.end}
 		if m.progress != nil {
 			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
@@ -636,6 +640,18 @@ func (m *srchMin) cutsProgress(st *guilStatus, every time.Duration) func() {
 		}
 	})
 	return func() { close(done); wg.Wait() }
+}
+
+// syncWriter serialises the writes of the search's goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 // stackOffsets puts bufs one above the other.
