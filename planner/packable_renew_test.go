@@ -138,7 +138,7 @@ func TestRenewalBlocksCompleteCuts(t *testing.T) {
 // TestSearchRenewalRoute: the search takes the renewal route where the
 // cuts leave the instance above LB: on the instance of
 // TestRenewalBlocksCompleteCuts it ends at LB by "search/renewal" (the
-// cuts' piece gets half the budget, the route the rest). The race
+// route runs beside the cuts' piece, each until the deadline). The race
 // detector skips it: ten times slower, the budget ends first.
 func TestSearchRenewalRoute(t *testing.T) {
 	if raceEnabled {
