@@ -226,3 +226,58 @@ func BenchmarkPackableP5000Crux(b *testing.B) {
 		})
 	}
 }
+
+// TestPackableP5000OneUnit pins down what fills p5000's dense steps: of
+// its 5,000 buffers, 2,335 are one unit (64 B) high, yet live together
+// they never take more than 63 units at a step (8 at the least), 39% of
+// the 163 units the 1.01 target allows; and a third of the crux is one
+// band 13 units high (369 buffers, cut in time at 30 steps). Such buffers
+// make almost any height a subset sum at a step, which is where the band
+// search meets mixtures (docs/BENCHMARKS.md, issue 18, the twelfth
+// session).
+//
+//	go test ./planner -run TestPackableP5000OneUnit -v
+func TestPackableP5000OneUnit(t *testing.T) {
+	bufs := loadDSA(t, "testdata/packable/p5000.csv")
+	g := int64(dsagen.PackableGranule)
+	var ones []Buffer
+	for _, b := range bufs {
+		if b.Size == g {
+			ones = append(ones, b)
+		}
+	}
+	lo, hi := int64(1<<62), int64(0)
+	liveSteps(ones, func(_, live int64, last bool) {
+		if !last {
+			lo, hi = min(lo, live), max(hi, live)
+		}
+	})
+	t.Logf("%d of %d buffers one unit high; live together %d to %d units", len(ones), len(bufs), lo/g, hi/g)
+	assert.Equal(t, 2335, len(ones))
+	assert.Equal(t, [2]int64{8, 63}, [2]int64{lo / g, hi / g})
+
+	_, _, _, crux := cruxPieces()
+	labels, n := rowBands(crux)
+	type band struct{ units, n int64 }
+	bands := make([]band, n)
+	for l := range n {
+		lo, hi := int64(1<<62), int64(0)
+		for i, b := range crux {
+			if labels[i] == l {
+				lo, hi = min(lo, b.Offset), max(hi, b.Offset+b.Size)
+				bands[l].n++
+			}
+		}
+		bands[l].units = (hi - lo) / g
+	}
+	t.Logf("crux bands (units high, buffers), bottom up: %v", bands)
+	assert.Equal(t, 9, n)
+	assert.Contains(t, bands, band{13, 369})
+	var thin []dsagen.Block
+	for i, b := range crux {
+		if bands[labels[i]] == (band{13, 369}) {
+			thin = append(thin, b)
+		}
+	}
+	assert.Len(t, cutsInTime(thin), 30)
+}
