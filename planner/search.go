@@ -586,23 +586,7 @@ func (m *srchMin) cutPlacement() []int64 {
 		st = &guilStatus{}
 		defer m.cutsProgress(st, time.Second)()
 	}
-	// A piece without a cut gets its share of nine tenths of the time
-	// left (guilShares): on packable p5000 the 4,916 buffers beside its
-	// first band are the only such piece, and half the time left gave
-	// them too little (docs/BENCHMARKS.md, issue 18).
-	fallback := func(sub []Buffer, share float64) []int64 {
-		m.renewal()
-		budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
-		cfg := SearchConfig{noCuts: true, end: m.end}
-		if m.progress != nil {
-			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
-		}
-		res, err := search(m.ctx, sub, cfg, max(budget, time.Millisecond), 0)
-		if err != nil { // cannot happen: search verifies what it returns
-			return stackOffsets(sub)
-		}
-		return res.Offsets
-	}
+	fallback := m.pieceSearch
 	o := guilOpts{status: st}
 	if m.workCap > 0 {
 		o.perBand = autoBandNodes
@@ -614,6 +598,26 @@ func (m *srchMin) cutPlacement() []int64 {
 		fmt.Fprintf(m.progress, "search: cuts: arena %d, LB %d, %d pieces without a cut\n", ArenaSize(m.bufs, off), m.lb, missed)
 	}
 	return off
+}
+
+// pieceSearch is the cuts' fallback under the search strategy: a piece
+// without a cut gets the search, without cuts, under its share of nine
+// tenths of the time left (guilShares). On packable p5000 the 4,916
+// buffers beside its first band are the only such piece, and half the
+// time left gave them too little (docs/BENCHMARKS.md, issue 18). The
+// first such piece starts the renewal route (renewal).
+func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
+	m.renewal()
+	budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
+	cfg := SearchConfig{noCuts: true, end: m.end}
+	if m.progress != nil {
+		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
+	}
+	res, err := search(m.ctx, sub, cfg, max(budget, time.Millisecond), 0)
+	if err != nil { // cannot happen: search verifies what it returns
+		return stackOffsets(sub)
+	}
+	return res.Offsets
 }
 
 // cutsProgress prints a line every period (a second) while the cuts look
