@@ -228,9 +228,10 @@ func BenchmarkPackableP5000Crux(b *testing.B) {
 }
 
 // TestPackableP5000OneUnit pins down what fills p5000's dense steps: of
-// its 5,000 buffers, 2,335 are one unit (64 B) high, yet live together
-// they never take more than 63 units at a step (8 at the least), 39% of
-// the 163 units the 1.01 target allows; and a third of the crux is one
+// its 5,000 buffers, 2,335 are one unit (64 B) high (3,369 at most eight
+// units), yet live together the one-unit ones never take more than 63
+// units at a step (8 at the least), 39% of the 163 units the 1.01 target
+// allows; and a third of the crux is one
 // band 13 units high (369 buffers, cut in time at 30 steps). Such buffers
 // make almost any height a subset sum at a step, which is where the band
 // search meets mixtures (docs/BENCHMARKS.md, issue 18, the twelfth
@@ -255,6 +256,14 @@ func TestPackableP5000OneUnit(t *testing.T) {
 	t.Logf("%d of %d buffers one unit high; live together %d to %d units", len(ones), len(bufs), lo/g, hi/g)
 	assert.Equal(t, 2335, len(ones))
 	assert.Equal(t, [2]int64{8, 63}, [2]int64{lo / g, hi / g})
+	small := 0
+	for _, b := range bufs {
+		if b.Size <= 8*g {
+			small++
+		}
+	}
+	t.Logf("%d of %d buffers at most eight units high", small, len(bufs))
+	assert.Equal(t, 3369, small)
 
 	_, _, _, crux := cruxPieces()
 	labels, n := rowBands(crux)
