@@ -74,9 +74,9 @@ func renewals(blocks []dsagen.Block, x int64) []int64 {
 	return out
 }
 
-// tallest returns the label of the highest band (rowBands) and its height
-// in bytes.
-func tallest(blocks []dsagen.Block, labels []int, n int) (int, int64) {
+// bandHeights returns the height in bytes of each band of rowBands'
+// labels (n bands).
+func bandHeights(blocks []dsagen.Block, labels []int, n int) []int64 {
 	lo := make([]int64, n)
 	hi := make([]int64, n)
 	for l := range lo {
@@ -86,13 +86,23 @@ func tallest(blocks []dsagen.Block, labels []int, n int) (int, int64) {
 		lo[labels[i]] = min(lo[labels[i]], b.Offset)
 		hi[labels[i]] = max(hi[labels[i]], b.Offset+b.Size)
 	}
+	for l := range hi {
+		hi[l] -= lo[l]
+	}
+	return hi
+}
+
+// tallest returns the label of the highest band (rowBands) and its height
+// in bytes.
+func tallest(blocks []dsagen.Block, labels []int, n int) (int, int64) {
+	h := bandHeights(blocks, labels, n)
 	best := 0
 	for l := range n {
-		if hi[l]-lo[l] > hi[best]-lo[best] {
+		if h[l] > h[best] {
 			best = l
 		}
 	}
-	return best, hi[best] - lo[best]
+	return best, h[best]
 }
 
 // cruxPieces returns, from p5000's bottom dense segment: the segment, its
@@ -269,15 +279,11 @@ func TestPackableP5000OneUnit(t *testing.T) {
 	labels, n := rowBands(crux)
 	type band struct{ units, n int64 }
 	bands := make([]band, n)
-	for l := range n {
-		lo, hi := int64(1<<62), int64(0)
-		for i, b := range crux {
-			if labels[i] == l {
-				lo, hi = min(lo, b.Offset), max(hi, b.Offset+b.Size)
-				bands[l].n++
-			}
-		}
-		bands[l].units = (hi - lo) / g
+	for l, h := range bandHeights(crux, labels, n) {
+		bands[l].units = h / g
+	}
+	for _, l := range labels {
+		bands[l].n++
 	}
 	t.Logf("crux bands (units high, buffers), bottom up: %v", bands)
 	assert.Equal(t, 9, n)
