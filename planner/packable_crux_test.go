@@ -296,3 +296,53 @@ func TestPackableP5000OneUnit(t *testing.T) {
 	}
 	assert.Len(t, cutsInTime(thin), 30)
 }
+
+// TestPackableP5000SegmentMixtures pins down why the cuts stall on
+// p5000's dense segment: most of the bands they cut there are not the
+// generator's. The segment's bands in the tiling are the tallest one
+// (4,152 units) and 19 thin ones; the tallest is cut in time before any
+// of its own bands spans the segment, so a band that takes some but not
+// all of its buffers is a mixture: sizes that happen to balance at every
+// boundary, as the one-unit buffers make easy (TestPackableP5000OneUnit).
+// The cuts take such bands, then find no band in what is left, and the
+// whole of it goes to the fallback.
+//
+//	go test ./planner -run TestPackableP5000SegmentMixtures -v
+func TestPackableP5000SegmentMixtures(t *testing.T) {
+	segment, band, _, _ := cruxPieces()
+	tall := map[dsagen.Block]bool{}
+	for _, b := range band {
+		tall[b] = true
+	}
+	bufs := blockBuffers(segment)
+	for i := range bufs {
+		bufs[i].Name = fmt.Sprint(i) // survives into the fallback's piece
+	}
+	lb := LowerBound(bufs)
+	left := map[string]bool{}
+	pieces := 0
+	off, _, missed := guillotinePlace(context.Background(), bufs, lb, func(sub []Buffer) []int64 {
+		pieces++
+		for _, b := range sub {
+			left[b.Name] = true
+		}
+		return stackOffsets(sub)
+	})
+	require.NoError(t, VerifyPlacement(bufs, off))
+	assert.Equal(t, 1, missed)
+	assert.Equal(t, 1, pieces)
+	var cutTall, cutThin int
+	for i, b := range segment {
+		if left[bufs[i].Name] {
+			continue
+		}
+		if tall[b] {
+			cutTall++
+		} else {
+			cutThin++
+		}
+	}
+	t.Logf("the cuts took %d buffers into bands (%d from inside the tallest band, %d from the thin ones); %d left to the fallback", cutTall+cutThin, cutTall, cutThin, len(left))
+	assert.Equal(t, 1786, len(left))
+	assert.Equal(t, [2]int{125, 210}, [2]int{cutTall, cutThin}, "buffers of the tallest band in the thin bands cut: mixtures")
+}
