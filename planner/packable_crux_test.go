@@ -344,5 +344,5 @@ func TestPackableP5000SegmentMixtures(t *testing.T) {
 	}
 	t.Logf("the cuts took %d buffers into bands (%d from inside the tallest band, %d from the thin ones); %d left to the fallback", cutTall+cutThin, cutTall, cutThin, len(left))
 	assert.Equal(t, 1786, len(left))
-	assert.Equal(t, [2]int{125, 210}, [2]int{cutTall, cutThin}, "buffers of the tallest band in the thin bands cut: mixtures")
+	assert.Equal(t, [2]int{125, 210}, [2]int{cutTall, cutThin}, "the tallest band's buffers among those cut into bands (some, not all 1,404: mixtures)")
 }
