@@ -298,8 +298,8 @@ func TestPackableP5000OneUnit(t *testing.T) {
 }
 
 // TestPackableP5000SegmentMixtures pins down why the cuts stall on
-// p5000's dense segment: most of the bands they cut there are not the
-// generator's. The segment's bands in the tiling are the tallest one
+// p5000's dense segment: bands they cut there are not the generator's
+// (in scratch runs, all but the first). The segment's bands in the tiling are the tallest one
 // (4,152 units) and 19 thin ones; the tallest is cut in time before any
 // of its own bands spans the segment, so a band that takes some but not
 // all of its buffers is a mixture: sizes that happen to balance at every
