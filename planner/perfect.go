@@ -148,6 +148,9 @@ type perfectSearch struct {
 	nodes  int64
 	limit  int64
 	abort  bool
+	// deepest is the most buffers placed at once so far (how far the
+	// attempt got: TestPackableP5000CruxChoices).
+	deepest int
 }
 
 func newPerfectSearch(ctx context.Context, bufs []Buffer, c, limit int64) *perfectSearch {
@@ -257,6 +260,7 @@ func (s *perfectSearch) dfs() (bool, nogood) {
 		return true, nil
 	}
 	s.nodes++
+	s.deepest = max(s.deepest, len(s.placed))
 	if s.nodes > s.limit || (s.nodes%perfectCheckEvery == 0 && s.ctx.Err() != nil) {
 		s.abort = true
 		return false, nil
