@@ -99,6 +99,34 @@ func followTiling(blocks []dsagen.Block) (tilingChoices, error) {
 	return ch, nil
 }
 
+// searchAfter places the first k blocks of the tiling of blocks in the
+// tiling search's own order (as followTiling does), then runs the search
+// from there under limit nodes; it returns the search and whether it
+// found a tiling.
+func searchAfter(blocks []dsagen.Block, k int, limit int64) (*perfectSearch, bool) {
+	bufs := blockBuffers(blocks)
+	base := blocks[0].Offset
+	for _, b := range blocks {
+		base = min(base, b.Offset)
+	}
+	s := newPerfectSearch(context.Background(), bufs, LowerBound(bufs), limit)
+	at := map[[2]int64]int{}
+	for i, b := range blocks {
+		at[[2]int64{int64(s.col0[i]), b.Offset - base}] = i
+	}
+	for range min(k, len(bufs)) {
+		a := 0
+		for t := range s.h {
+			if s.h[t] < s.h[a] {
+				a = t
+			}
+		}
+		s.place(at[[2]int64{int64(a), s.h[a]}], s.h[a])
+	}
+	ok, _ := s.dfs()
+	return s, ok
+}
+
 // TestPackableP5000CruxChoices measures how far the tiling search's
 // value order is from a tiling of the crux (TestPackableP5000Crux). On
 // the way to the generator's tiling, most steps offer several
@@ -106,7 +134,8 @@ func followTiling(blocks []dsagen.Block) (tilingChoices, error) {
 // the generator's at under a third of them. Other tilings exist (any two
 // sides of a cut across bytes can swap), so a different choice is not
 // always wrong; but the tiling search stalls within its first two
-// hundred buffers on the crux all the same (docs/BENCHMARKS.md, issue 18,
+// hundred buffers on the crux all the same, and it stalls as fast from
+// the generator's own first 600 blocks (docs/BENCHMARKS.md, issue 18,
 // the fourteenth session). Carrying a cut line on (a candidate whose top
 // meets a top of the column before) is no better a guide: the
 // generator's own block does at about a third of the steps, twice as
@@ -150,6 +179,18 @@ func TestPackableP5000CruxChoices(t *testing.T) {
 		assert.Nilf(t, off, "%s: a tiling found", name)
 		assert.Lessf(t, s.deepest, 200, "%s", name)
 	}
+
+	// Nor is it an early mistake that sinks it: given the generator's
+	// first 600 blocks, the search gets only a few dozen further in
+	// 200,000 nodes; given 800, it finishes the tiling at once.
+	s, ok := searchAfter(crux, 600, 200_000)
+	t.Logf("after 600 of the tiling's blocks: %d nodes, at most %d placed", s.nodes, s.deepest)
+	assert.False(t, ok)
+	assert.Less(t, s.deepest, 700)
+	s, ok = searchAfter(crux, 800, 200_000)
+	t.Logf("after 800: %d nodes, found %v", s.nodes, ok)
+	assert.True(t, ok)
+	assert.Less(t, s.nodes, int64(1000))
 
 	// Blocks that do not tile: one block moved up a unit leaves a corner
 	// with no block that starts there.
