@@ -30,33 +30,33 @@ type tilingChoices struct {
 	aligned, alignedCands, alignedFirst int
 }
 
-// followTiling returns the choices on the way to the tiling of blocks,
-// or an error naming the corner where the tiling has no block that
-// starts there (blocks that do not tile their rectangle).
-func followTiling(blocks []dsagen.Block) (tilingChoices, error) {
-	var ch tilingChoices
+// tilingSearch returns a tiling search over blocks (as buffers, under
+// limit nodes) and, by first column and offset above the lowest block,
+// each block of their tiling.
+func tilingSearch(blocks []dsagen.Block, limit int64) (*perfectSearch, map[[2]int64]int) {
 	bufs := blockBuffers(blocks)
 	base := blocks[0].Offset
 	for _, b := range blocks {
 		base = min(base, b.Offset)
 	}
-	s := newPerfectSearch(context.Background(), bufs, LowerBound(bufs), 1)
+	s := newPerfectSearch(context.Background(), bufs, LowerBound(bufs), limit)
 	at := map[[2]int64]int{}
 	for i, b := range blocks {
 		at[[2]int64{int64(s.col0[i]), b.Offset - base}] = i
 	}
+	return s, at
+}
+
+// followTiling returns the choices on the way to the tiling of blocks,
+// or an error naming the corner where the tiling has no block that
+// starts there (blocks that do not tile their rectangle).
+func followTiling(blocks []dsagen.Block) (tilingChoices, error) {
+	var ch tilingChoices
+	s, at := tilingSearch(blocks, 1)
+	bufs := s.bufs
 	same := func(i, j int) bool { return bufs[i].Size == bufs[j].Size && s.col1[i] == s.col1[j] }
 	for len(s.placed) < len(bufs) {
-		a := 0
-		for t := range s.h {
-			if s.h[t] < s.h[a] {
-				a = t
-			}
-		}
-		lvl, b := s.h[a], a
-		for b < len(s.h) && s.h[b] == lvl {
-			b++
-		}
+		a, lvl, b := s.lowest()
 		want, ok := at[[2]int64{int64(a), lvl}]
 		if !ok || s.used[want] {
 			return ch, fmt.Errorf("no block starts at column %d, offset %d", a, lvl)
@@ -104,24 +104,10 @@ func followTiling(blocks []dsagen.Block) (tilingChoices, error) {
 // from there under limit nodes; it returns the search and whether it
 // found a tiling.
 func searchAfter(blocks []dsagen.Block, k int, limit int64) (*perfectSearch, bool) {
-	bufs := blockBuffers(blocks)
-	base := blocks[0].Offset
-	for _, b := range blocks {
-		base = min(base, b.Offset)
-	}
-	s := newPerfectSearch(context.Background(), bufs, LowerBound(bufs), limit)
-	at := map[[2]int64]int{}
-	for i, b := range blocks {
-		at[[2]int64{int64(s.col0[i]), b.Offset - base}] = i
-	}
-	for range min(k, len(bufs)) {
-		a := 0
-		for t := range s.h {
-			if s.h[t] < s.h[a] {
-				a = t
-			}
-		}
-		s.place(at[[2]int64{int64(a), s.h[a]}], s.h[a])
+	s, at := tilingSearch(blocks, limit)
+	for range min(k, len(blocks)) {
+		a, lvl, _ := s.lowest()
+		s.place(at[[2]int64{int64(a), lvl}], lvl)
 	}
 	ok, _ := s.dfs()
 	return s, ok

@@ -268,16 +268,7 @@ func (s *perfectSearch) dfs() (bool, nogood) {
 	if c := s.walls(); c != nil {
 		return false, c
 	}
-	a := 0
-	for t := range s.h {
-		if s.h[t] < s.h[a] {
-			a = t
-		}
-	}
-	lvl, b := s.h[a], a
-	for b < len(s.h) && s.h[b] == lvl {
-		b++
-	}
+	a, lvl, b := s.lowest()
 	var why nogood // computed when a child fails
 	prevSize, prevEnd := int64(-1), -1
 	for _, i := range s.starts[a] {
@@ -308,6 +299,21 @@ func (s *perfectSearch) dfs() (bool, nogood) {
 		why = s.window(a-1, b)
 	}
 	return false, why
+}
+
+// lowest returns the skyline's lowest segment, the leftmost: columns
+// [a, b) at level lvl.
+func (s *perfectSearch) lowest() (a int, lvl int64, b int) {
+	for t := range s.h {
+		if s.h[t] < s.h[a] {
+			a = t
+		}
+	}
+	lvl, b = s.h[a], a
+	for b < len(s.h) && s.h[b] == lvl {
+		b++
+	}
+	return a, lvl, b
 }
 
 func (s *perfectSearch) place(i int, at int64) {
