@@ -146,18 +146,10 @@ func TestPackableP5000CruxChoices(t *testing.T) {
 	// The tiling search itself, forward and reversed in time, under
 	// 300,000 nodes: it never gets two hundred buffers deep.
 	bufs := blockBuffers(crux)
-	var last int64
-	for _, b := range bufs {
-		last = max(last, b.End)
-	}
-	rev := make([]Buffer, len(bufs))
-	for i, b := range bufs {
-		rev[i] = Buffer{ID: b.ID, Start: last - b.End, End: last - b.Start, Size: b.Size}
-	}
 	for _, way := range []struct {
 		name string
 		bs   []Buffer
-	}{{"forward", bufs}, {"reversed", rev}} {
+	}{{"forward", bufs}, {"reversed", reversedInTime(bufs)}} {
 		name, bs := way.name, way.bs
 		s := newPerfectSearch(context.Background(), bs, LowerBound(bs), 300_000)
 		off, nodes := s.run()

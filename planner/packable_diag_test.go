@@ -156,16 +156,24 @@ func TestPackableP5000Segments(t *testing.T) {
 func stripBuffers(blocks []dsagen.Block, labels []int, s int, rev bool) []Buffer {
 	var bufs []Buffer
 	for i, b := range blocks {
-		if labels[i] != s {
-			continue
+		if labels[i] == s {
+			bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: b.Start, End: b.End, Size: b.Size})
 		}
-		x := Buffer{ID: int64(len(bufs)), Start: b.Start, End: b.End, Size: b.Size}
-		if rev {
-			x.Start, x.End = -b.End, -b.Start
-		}
-		bufs = append(bufs, x)
+	}
+	if rev {
+		return reversedInTime(bufs)
 	}
 	return bufs
+}
+
+// reversedInTime returns a copy of bufs with step t become -t (a
+// buffer's lifespan [s, e) becomes [-e, -s)).
+func reversedInTime(bufs []Buffer) []Buffer {
+	rev := slices.Clone(bufs)
+	for i := range rev {
+		rev[i].Start, rev[i].End = -bufs[i].End, -bufs[i].Start
+	}
+	return rev
 }
 
 // BenchmarkPackableP5000Strips places each of p5000's five strips alone

@@ -5,11 +5,21 @@
 #
 #	source "$(dirname "$0")/ab_build.sh"
 #	ab_build BEFORE AFTER   # sets root and out; binaries $out/before, $out/after
+# ab_cleanup removes ab_build's worktrees and folder (its EXIT trap; a
+# script that sets a trap of its own calls it there).
+ab_cleanup() {
+	local s
+	for s in before after; do
+		git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true
+	done
+	rm -rf "$out"
+}
+
 ab_build() {
 	local before=$1 after=$2 side rev
 	root=$(git rev-parse --show-toplevel)
 	out=$(mktemp -d)
-	trap 'for s in before after; do git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true; done; rm -rf "$out"' EXIT
+	trap ab_cleanup EXIT
 	for side in before after; do
 		rev=${!side}
 		git -C "$root" worktree add --quiet --detach "$out/src-$side" "$rev"

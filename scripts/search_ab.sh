@@ -23,8 +23,8 @@ for ((k = 0; k < ${BUSY:-0}; k++)); do
 	(while :; do :; done) &
 	busy+=($!)
 done
-# ab_build's trap removes the worktrees; this one also stops the loops.
-trap 'kill "${busy[@]}" 2>/dev/null || true; for s in before after; do git -C "$root" worktree remove --force "$out/src-$s" 2>/dev/null || true; done; rm -rf "$out"' EXIT
+# This trap replaces ab_build's: it also stops the loops.
+trap 'kill "${busy[@]}" 2>/dev/null || true; ab_cleanup' EXIT
 echo "file $file, budget $budget, ${BUSY:-0} busy loops, $(date -u +%H:%M:%S) UTC"
 for ((r = 1; r <= count; r++)); do
 	for side in before after; do
