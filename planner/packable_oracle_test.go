@@ -17,7 +17,7 @@ import (
 // within limit nodes, the nodes used, and the band's height (bytes) and
 // buffers by strip.
 func bandOracle(bufs []Buffer, labels, set []int, c int64, s int, from, limit int64) (bool, int64, int64, map[int]int) {
-	g := &guilSearch{ctx: context.Background(), bufs: bufs, off: make([]int64, len(bufs)), bySize: true}
+	g := &guilSearch{ctx: context.Background(), bufs: bufs} // dfs reads only these
 	b := newGuilBand(g, set, c, limit)
 	b.depth = 1
 	for k, i := range set {
