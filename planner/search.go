@@ -327,6 +327,10 @@ func (m *srchMin) run() {
 			if m.renewed(m.cuts()) {
 				return
 			}
+			m.topRepair(free)
+			if m.arena <= m.lb {
+				return
+			}
 		default:
 			off := m.cutPlacement()
 			if ArenaSize(m.bufs, off) <= m.lb && m.accept(off, "search/cuts") {
