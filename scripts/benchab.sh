@@ -10,6 +10,10 @@
 #	scripts/benchab.sh main libs ./memranges 'TrackerWide' 5 1s
 #
 # Raw output is kept in $BENCHAB_OUT (default: a temporary folder).
+# METRIC=NAME compares a metric the benchmarks report (b.ReportMetric)
+# instead of ns/op, e.g. METRIC=frag for the search's arena / LB:
+#
+#	METRIC=frag scripts/benchab.sh d3df471 da36c7d ./planner 'BenchmarkSearchPackableSeeds/p[125]000-' 1 1x
 set -euo pipefail
 before=$1 after=$2 pkg=$3 bench=$4 count=${5:-5} benchtime=${6:-1s}
 root=$(git rev-parse --show-toplevel)
@@ -35,7 +39,7 @@ for i in $(seq "$count"); do
 		echo "load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load"
 		(cd "$out/src-$side/$pkg" && "$out/$side.test" -test.run '^$' -test.bench "$bench" \
 			-test.benchtime "$benchtime" -test.benchmem) |
-			awk -v s="$side" '/^Benchmark/ { for (k = 3; k < NF; k++) if ($(k+1) == "ns/op" || $(k+1) == "allocs/op") print s, $1 ($(k+1) == "allocs/op" ? "(allocs/op)" : ""), $k }' >>"$out/raw"
+			awk -v s="$side" -v m="${METRIC:-ns/op}" '/^Benchmark/ { for (k = 3; k < NF; k++) if ($(k+1) == m || $(k+1) == "allocs/op") print s, $1 ($(k+1) == "allocs/op" ? "(allocs/op)" : ""), $k }' >>"$out/raw"
 	done
 done
 for side in before after; do
@@ -44,9 +48,11 @@ done
 cat "$out/revs"
 echo "load averages (1, 5, 15 min) before each run: $(awk '{print $2}' "$out/load" | paste -sd' ')"
 echo
-echo "| benchmark | before ns/op | after ns/op | change |"
+echo "| benchmark | before ${METRIC:-ns/op} | after ${METRIC:-ns/op} | change |"
 echo "|---|---|---|---|"
-sort -k2,2 -k1,1 -k3,3g "$out/raw" | awk '
+fmt=%.0f
+[ -n "${METRIC:-}" ] && fmt=%.6f
+sort -k2,2 -k1,1 -k3,3g "$out/raw" | awk -v f="$fmt" '
 function median(a, n) { return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 }
 { key = $2; if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
   if ($1 == "before") b[key, ++nb[key]] = $3; else a[key, ++na[key]] = $3 }
@@ -56,6 +62,6 @@ END {
     for (j = 1; j <= nb[k]; j++) x[j] = b[k, j]
     for (j = 1; j <= na[k]; j++) y[j] = a[k, j]
     mb = median(x, nb[k]); ma = median(y, na[k])
-    printf "| %s | %.0f | %.0f | %+.1f%% |\n", k, mb, ma, (ma - mb) / mb * 100
+    printf "| %s | " f " | " f " | %+.1f%% |\n", k, mb, ma, (ma - mb) / mb * 100
   }
 }'
