@@ -50,8 +50,10 @@
 // subset sum of the sizes ending and of those starting at its cuts in
 // time), the rectangles found between those steps become blocks, and the
 // search with the blocks runs beside the pieces' search, on a goroutine
-// of its own, until the deadline; the better placement stands. Then a
-// tiling search (perfect.go: the
+// of its own, until the deadline; the better placement stands. Where the
+// cuts end above LB (the route's own included), the top of their
+// placement is searched again (toprepair.go: the buffers near the arena's
+// top freed, the rest fixed). Then a tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
 // each lifespan's buffers merged; tilesweep.go holds a sweep over

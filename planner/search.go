@@ -314,8 +314,8 @@ func (m *srchMin) run() {
 	perfect := len(fixed) == 0 && isPerfect(m.bufs, m.lb)
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then (search
-		// strategy) the renewal blocks' route (renew.go), then the tiling
-		// search (perfect.go). Under a work cap (auto) the cuts' placement
+		// strategy) the renewal blocks' route (renew.go) and top repair
+		// (toprepair.go), then the tiling search (perfect.go). Under a work cap (auto) the cuts' placement
 		// is taken at once only at LB; otherwise it waits for the end of
 		// the run, which goes on from the placement it had: the exact
 		// search's bisection under a cap can end higher from a lower
