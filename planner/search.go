@@ -315,12 +315,13 @@ func (m *srchMin) run() {
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then (search
 		// strategy) the renewal blocks' route (renew.go) and top repair
-		// (toprepair.go), then the tiling search (perfect.go). Under a work cap (auto) the cuts' placement
-		// is taken at once only at LB; otherwise it waits for the end of
-		// the run, which goes on from the placement it had: the exact
-		// search's bisection under a cap can end higher from a lower
-		// start (packable p1000 of seeds 3 and 4, docs/BENCHMARKS.md),
-		// and this way auto is never worse than without the cuts.
+		// (toprepair.go), then the tiling search (perfect.go). Under a
+		// work cap (auto) the cuts' placement is taken at once only at
+		// LB; otherwise it waits for the end of the run, which goes on
+		// from the placement it had: the exact search's bisection under
+		// a cap can end higher from a lower start (packable p1000 of
+		// seeds 3 and 4, docs/BENCHMARKS.md), and this way auto is
+		// never worse than without the cuts.
 		switch {
 		case m.noCuts:
 		case m.workCap == 0:

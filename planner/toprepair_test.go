@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,15 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
-
-// topRepairRun is a search run over bufs from the placement off, with a
-// deadline far enough that the tiny instances here never meet it.
-func topRepairRun(bufs []Buffer, off []int64) *srchMin {
-	m := &srchMin{ctx: context.Background(), bufs: bufs, begin: time.Now(),
-		deadline: time.Now().Add(5 * time.Second), lb: LowerBound(bufs)}
-	m.best, m.arena, m.method = off, ArenaSize(bufs, off), "given"
-	return m
-}
 
 // TestTopRepairWorkedExample is toprepair.go's example: C, on top, drops
 // to the bytes B left.
@@ -33,7 +23,7 @@ func TestTopRepairWorkedExample(t *testing.T) {
 	assert.False(t, bs[2].Fixed)
 	assert.False(t, bufs[0].Fixed, "the caller's buffers stay as they are")
 
-	m := topRepairRun(bufs, []int64{2, 0, 4})
+	m := windowsRun(bufs, []int64{2, 0, 4})
 	m.topRepair(identity(3))
 	require.NoError(t, VerifyPlacement(bufs, m.best))
 	assert.Equal(t, []int64{2, 0, 0}, m.best)
@@ -47,7 +37,7 @@ func TestTopRepairWorkedExample(t *testing.T) {
 func TestTopRepairNeverWorse(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs, capacity := srchGenPacked(t, 40)
-		m := topRepairRun(bufs, stackOffsets(bufs))
+		m := windowsRun(bufs, stackOffsets(bufs))
 		m.deadline = time.Now().Add(50 * time.Millisecond)
 		start := m.arena
 		m.topRepair(identity(len(bufs)))
