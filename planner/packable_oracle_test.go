@@ -20,26 +20,39 @@ import (
 // within limit nodes, the nodes used, and the band's height (bytes) and
 // buffers by strip.
 func bandOracle(bufs []Buffer, labels, set []int, c int64, s int, from, limit int64) (bool, int64, int64, map[int]int) {
+	ok, nodes, b := seededBand(bufs, set, c, limit, func(i int) int8 {
+		switch {
+		case bufs[i].Start >= from:
+			return 0
+		case labels[i] == s:
+			return 1
+		}
+		return 2
+	})
+	by := map[int]int{}
+	for _, i := range b.found {
+		by[labels[i]]++
+	}
+	return ok, nodes, b.foundH, by
+}
+
+// seededBand runs guilband.go's search on set (live total c) within limit
+// nodes, with each buffer i of set decided as seed(i) says first (1 in,
+// 2 out, 0 left to the search; those held in a fluid, or already decided
+// with their class, are left as they are). It returns whether a band was
+// found, the nodes used, and the search (its found and foundH).
+func seededBand(bufs []Buffer, set []int, c, limit int64, seed func(i int) int8) (bool, int64, *guilBand) {
 	g := &guilSearch{ctx: context.Background(), bufs: bufs} // dfs reads only these
 	b := newGuilBand(g, set, c, limit)
 	b.depth = 1
 	for k, i := range set {
 		fluid := b.eb[k] == b.sb[k]+1 && b.fluid[b.sb[k]] != nil
-		if b.dec[k] != 0 || fluid || bufs[i].Start >= from {
-			continue
+		if d := seed(i); d != 0 && b.dec[k] == 0 && !fluid {
+			b.decideClass(k, d)
 		}
-		d := int8(2)
-		if labels[i] == s {
-			d = 1
-		}
-		b.decideClass(k, d)
 	}
 	ok, _ := b.dfs()
-	by := map[int]int{}
-	for _, i := range b.found {
-		by[labels[i]]++
-	}
-	return ok, g.nodes, b.foundH, by
+	return ok, g.nodes, b
 }
 
 // TestPackableP5000BandOracle: where the band search fails on p5000's
@@ -177,23 +190,18 @@ func TestPackableP5000SeededRest(t *testing.T) {
 		whole = append(whole, u)
 
 		const limit = 2_000_000
-		gs := &guilSearch{ctx: context.Background(), bufs: bufs}
-		b := newGuilBand(gs, set, 4548*g, limit)
-		b.depth = 1
-		for k, i := range set {
-			fluid := b.eb[k] == b.sb[k]+1 && b.fluid[b.sb[k]] != nil
+		ok, nodes, _ := seededBand(bufs, set, LowerBound(bufs), limit, func(i int) int8 {
 			switch {
-			case b.dec[k] != 0 || fluid:
 			case bufs[i].Start < u && bufs[i].End > u:
-				b.decideClass(k, 1)
+				return 1
 			case bufs[i].Start == u || bufs[i].End == u:
-				b.decideClass(k, 2)
+				return 2
 			}
-		}
-		ok, _ := b.dfs()
-		t.Logf("  seeded there, the band search: found %v in %d nodes", ok, gs.nodes)
+			return 0
+		})
+		t.Logf("  seeded there, the band search: found %v in %d nodes", ok, nodes)
 		assert.False(t, ok, "step %d", u)
-		if gs.nodes > limit {
+		if nodes > limit {
 			outOfNodes++
 		}
 	}
