@@ -59,14 +59,16 @@ type guilSearch struct {
 	memo     map[uint64]guilMemo
 	exact    atomic.Int64 // buffers placed at the piece's live total so far (progress)
 	perBand  int64        // band search nodes per buffer of a piece (0: guilBandNodes)
+	flow     bool         // where the band search finds none, the flow band search (flowband.go)
 }
 
 // guilOpts are guillotinePlaceShared's options: a status to follow the
-// runs (nil for none), and the band search's nodes per buffer of a piece
-// (0: guilBandNodes).
+// runs (nil for none), the band search's nodes per buffer of a piece
+// (0: guilBandNodes), and whether the flow band search follows it.
 type guilOpts struct {
 	status  *guilStatus
 	perBand int64
+	flow    bool // the flow band search after the band search (flowband.go)
 }
 
 // guilStatus is what a run of the cuts has done so far, for the search's
@@ -143,7 +145,7 @@ func guillotinePlace(ctx context.Context, bufs []Buffer, lb int64, fallback func
 // can take that share of the time left (the search gives it all of its
 // time but a tenth that way).
 func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallback func(sub []Buffer, share float64) []int64, o guilOpts) ([]int64, int64, int) {
-	st, perBand := o.status, o.perBand
+	st, perBand, flow := o.status, o.perBand, o.flow
 	type try struct {
 		g     *guilSearch
 		left  int // buffers in pieces without a cut
@@ -160,7 +162,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 		if k > 0 {
 			c = octx
 		}
-		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{}, perBand: perBand,
+		t.g = &guilSearch{ctx: c, bufs: bufs, off: make([]int64, len(bufs)), bySize: bySize, memo: map[uint64]guilMemo{}, perBand: perBand, flow: flow,
 			fallback: func(sub []Buffer) []int64 { t.left += len(sub); return portfolioOffsets(sub) }}
 		st.watch(t.g)
 		wg.Go(func() {
@@ -185,7 +187,7 @@ func guillotinePlaceShared(ctx context.Context, bufs []Buffer, lb int64, fallbac
 		}
 	}
 	share := guilShares(tries[best].left)
-	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo, perBand: perBand,
+	g := &guilSearch{ctx: ctx, bufs: bufs, off: make([]int64, len(bufs)), bySize: orders[best], memo: tries[best].g.memo, perBand: perBand, flow: flow,
 		fallback: func(sub []Buffer) []int64 {
 			if st != nil {
 				st.fallback.Store(true)
@@ -342,6 +344,13 @@ func (g *guilSearch) search(set []int, c int64) guilMemo {
 	b := newGuilBand(g, set, c, g.nodes+max(per*int64(len(set)), guilBandMin))
 	if b.run() {
 		m.band, m.bandH = b.found, b.foundH
+	} else if g.flow && !g.abort && g.ctx.Err() == nil {
+		band, h, nodes := flowBand(g.ctx, g.sub(set), c)
+		g.nodes += nodes
+		for k := range band {
+			band[k] = set[band[k]]
+		}
+		m.band, m.bandH = band, h
 	}
 	if !g.abort && g.ctx.Err() == nil {
 		g.keep(key, m)

@@ -24,7 +24,7 @@ func TestRenewalWorkedExample(t *testing.T) {
 	require.True(t, isPerfect(bufs, 8))
 	heights, _ := renewalHeights(bufs, 8)
 	assert.Empty(t, heights)
-	red, expand, blocks := renewalMerge(context.Background(), bufs, 8)
+	red, expand, blocks := renewalMerge(context.Background(), bufs, 8, false)
 	assert.Empty(t, blocks)
 	assert.Equal(t, bufs, red)
 	assert.Equal(t, []int64{0, 4, 2, 0, 4}, expand([]int64{0, 4, 2, 0, 4}))
@@ -39,7 +39,7 @@ func TestRenewalMergeExpands(t *testing.T) {
 		n := rapid.IntRange(2, 400).Draw(t, "n")
 		bufs := blockBuffers(dsagen.Packable(n, packableCapacity, rapid.Uint64().Draw(t, "seed")))
 		lb := LowerBound(bufs)
-		red, expand, blocks := renewalMerge(context.Background(), bufs, lb)
+		red, expand, blocks := renewalMerge(context.Background(), bufs, lb, false)
 		rects, merged := len(blocks), 0
 		for _, bl := range blocks {
 			merged += len(bl.members)
@@ -60,7 +60,7 @@ func TestRenewalMergeExpands(t *testing.T) {
 func TestRenewalMergeP5000(t *testing.T) {
 	blocks, labels, _, _ := p5000Strips()
 	bufs := blockBuffers(blocks)
-	red, expand, blks := renewalMerge(context.Background(), bufs, LowerBound(bufs))
+	red, expand, blks := renewalMerge(context.Background(), bufs, LowerBound(bufs), false)
 	rects, merged := len(blks), 0
 	for _, bl := range blks {
 		merged += len(bl.members)
@@ -102,7 +102,7 @@ func BenchmarkPackableRenewal(b *testing.B) {
 					after, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
 					require.NoError(b, err)
 					require.NoError(b, VerifyPlacement(bufs, after.Offsets))
-					_, _, blocks := renewalMerge(context.Background(), bufs, lb)
+					_, _, blocks := renewalMerge(context.Background(), bufs, lb, false)
 					merged := 0
 					for _, bl := range blocks {
 						merged += len(bl.members)
@@ -126,7 +126,7 @@ func TestRenewalBlocksCompleteCuts(t *testing.T) {
 	lb := LowerBound(bufs)
 	_, _, missed := guillotinePlace(context.Background(), bufs, lb, portfolioOffsets)
 	require.Equal(t, 1, missed, "the cuts alone")
-	red, expand, blocks := renewalMerge(context.Background(), bufs, lb)
+	red, expand, blocks := renewalMerge(context.Background(), bufs, lb, false)
 	require.NotEmpty(t, blocks)
 	ro, _, missed := guillotinePlace(context.Background(), red, lb, noFallback(t))
 	require.Zero(t, missed, "the cuts with the blocks")

@@ -175,7 +175,7 @@ type renewBlock struct {
 // found under renewalHeights' heights as blocks (after the buffers left
 // alone, in order), a function that turns a placement of those into one
 // of bufs, and the blocks. With no block it returns bufs itself.
-func renewalMerge(ctx context.Context, bufs []Buffer, c int64) ([]Buffer, func([]int64) []int64, []renewBlock) {
+func renewalMerge(ctx context.Context, bufs []Buffer, c int64, flow bool) ([]Buffer, func([]int64) []int64, []renewBlock) {
 	if len(bufs) == 0 {
 		return bufs, slices.Clone[[]int64], nil
 	}
@@ -195,7 +195,11 @@ func renewalMerge(ctx context.Context, bufs []Buffer, c int64) ([]Buffer, func([
 					w = append(w, i)
 				}
 			}
-			if bl, ok := tileRectangle(ctx, bufs, rectangleOf(ctx, bufs, w, pts[j], pts[j+1], h, c), h); ok {
+			bl, ok := tileRectangle(ctx, bufs, rectangleOf(ctx, bufs, w, pts[j], pts[j+1], h, c), h, flow)
+			if !ok && flow {
+				bl, ok = tileRectangle(ctx, bufs, flowRect(ctx, bufs, w, pts[j], pts[j+1], h), h, flow)
+			}
+			if ok {
 				bl.from, bl.to = pts[j], pts[j+1]
 				for _, i := range bl.members {
 					used[i] = true
@@ -240,7 +244,7 @@ func renewalMerge(ctx context.Context, bufs []Buffer, c int64) ([]Buffer, func([
 // tileRectangle places the rectangle r (positions in bufs, live total h)
 // by the cuts at h, or reports false (fewer than two buffers, not
 // perfect at h, or a piece without a cut).
-func tileRectangle(ctx context.Context, bufs []Buffer, r []int, h int64) (renewBlock, bool) {
+func tileRectangle(ctx context.Context, bufs []Buffer, r []int, h int64, flow bool) (renewBlock, bool) {
 	if len(r) < 2 {
 		return renewBlock{}, false
 	}
@@ -253,7 +257,7 @@ func tileRectangle(ctx context.Context, bufs []Buffer, r []int, h int64) (renewB
 		return renewBlock{}, false
 	}
 	tiled := true
-	off, _, _ := guillotinePlace(ctx, sub, h, func(x []Buffer) []int64 { tiled = false; return stackOffsets(x) })
+	off, _, _ := guillotinePlaceShared(ctx, sub, h, func(x []Buffer, _ float64) []int64 { tiled = false; return stackOffsets(x) }, guilOpts{flow: flow})
 	if !tiled || ctx.Err() != nil {
 		return renewBlock{}, false
 	}
@@ -283,14 +287,14 @@ func (m *srchMin) renewal() {
 		return
 	}
 	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
-	red, expand, blocks := renewalMerge(ctx, m.bufs, m.lb)
+	red, expand, blocks := renewalMerge(ctx, m.bufs, m.lb, m.flowBands)
 	cancel()
 	r := &srchRenew{red: red, expand: expand, blocks: blocks}
 	m.renew = r
 	if len(blocks) == 0 || m.stop() {
 		return
 	}
-	cfg := SearchConfig{noRenew: true, end: m.end}
+	cfg := SearchConfig{noRenew: true, end: m.end, flowBands: m.flowBands}
 	if m.progress != nil {
 		merged := 0
 		for _, b := range blocks {

@@ -154,6 +154,10 @@ type SearchConfig struct {
 	// BenchmarkPackableRenewal's "before" set it.
 	noRenew bool
 	end     time.Time // the end of the whole Search's budget (Search sets it)
+	// flowBands: the cuts and the renewal blocks try the flow band search
+	// (flowband.go) where the band search finds nothing; Search sets it
+	// for budgets of flowMinBudget or more, without a work cap.
+	flowBands bool
 	// peakOff is best-fit's placement of bufs in the peak order peakOrd
 	// (peak.go), when the caller made it already (auto's stage 2):
 	// srchMin.peak takes it instead of placing again.
@@ -175,6 +179,7 @@ func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult
 	// Parts and pieces get shares of the budget; what may run past its
 	// share (perfectPack's node limits) stops at the end of the whole.
 	cfg.end = time.Now().Add(budget - budget/20)
+	cfg.flowBands = cfg.Work == 0 && budget >= flowMinBudget
 	if parts := timeParts(bufs); parts != nil && cfg.Work == 0 {
 		res, err := searchParts(ctx, bufs, parts, cfg, budget)
 		if err != nil {
@@ -209,7 +214,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 		// The renewal route (renew.go) writes from a goroutine of its own.
 		progress = &syncWriter{w: progress}
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end, flowBands: cfg.flowBands}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -236,30 +241,31 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 
 // srchMin is one minimisation run.
 type srchMin struct {
-	ctx      context.Context
-	bufs     []Buffer
-	begin    time.Time
-	deadline time.Time
-	progress io.Writer
-	lastLine time.Time
-	lb       int64
-	proven   int64 // every capacity below this is infeasible
-	best     []int64
-	arena    int64
-	method   string
-	nodes    int64
-	work     int64        // nominal nodes of the attempts started (SearchConfig.Work)
-	workCap  int64        // 0: none
-	done     bool         // the deadline passed, ctx is done or the work cap is reached
-	swoBest  atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
-	imp      improveState // improve.go's first steps, once run
-	noCuts   bool         // no guillotine cuts (SearchConfig.noCuts)
-	noRenew  bool         // no renewal blocks (SearchConfig.noRenew)
-	renew    *srchRenew   // the renewal blocks, once the cuts asked (renewal)
-	peakOff  []int64      // SearchConfig.peakOff, when it places bufs
-	peakOrd  []int
-	end      time.Time // SearchConfig.end
-	mu       sync.Mutex
+	ctx       context.Context
+	bufs      []Buffer
+	begin     time.Time
+	deadline  time.Time
+	progress  io.Writer
+	lastLine  time.Time
+	lb        int64
+	proven    int64 // every capacity below this is infeasible
+	best      []int64
+	arena     int64
+	method    string
+	nodes     int64
+	work      int64        // nominal nodes of the attempts started (SearchConfig.Work)
+	workCap   int64        // 0: none
+	done      bool         // the deadline passed, ctx is done or the work cap is reached
+	swoBest   atomic.Int64 // best arena of the squeaky-wheel streams so far (0: none); progress only
+	imp       improveState // improve.go's first steps, once run
+	noCuts    bool         // no guillotine cuts (SearchConfig.noCuts)
+	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
+	flowBands bool         // the flow band search too (SearchConfig.flowBands)
+	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
+	peakOff   []int64      // SearchConfig.peakOff, when it places bufs
+	peakOrd   []int
+	end       time.Time // SearchConfig.end
+	mu        sync.Mutex
 }
 
 // stop reports whether the run must end, and prints progress.
@@ -592,7 +598,7 @@ func (m *srchMin) cutPlacement() []int64 {
 		defer m.cutsProgress(st, time.Second)()
 	}
 	fallback := m.pieceSearch
-	o := guilOpts{status: st}
+	o := guilOpts{status: st, flow: m.flowBands}
 	if m.workCap > 0 {
 		o.perBand = autoBandNodes
 		fallback = func(sub []Buffer, _ float64) []int64 { return portfolioOffsets(sub) }
