@@ -50,7 +50,11 @@
 // subset sum of the sizes ending and of those starting at its cuts in
 // time), the rectangles found between those steps become blocks, and the
 // search with the blocks runs beside the pieces' search, on a goroutine
-// of its own, until the deadline; the better placement stands. Where the
+// of its own, until the deadline; the better placement stands. Under
+// budgets of 30 s or more, where guilband.go finds no band or rectangle,
+// the flow band search tries (flowband.go: a band is a circulation over
+// the step boundaries; a search over the larger buffers keeps one
+// feasible, circulation.go, and the unit-sized ones follow it). Where the
 // cuts end above LB (the route's own included), the top of their
 // placement is searched again (toprepair.go: the buffers near the arena's
 // top freed, the rest fixed). Then a tiling search (perfect.go: the

@@ -53,7 +53,7 @@ import (
 // flowBandRounds is how many times flowBand gives up the given decisions
 // its final cut names; flowSplits are the splits in time it tries, as
 // quantiles of the buffers' starts.
-const flowBandRounds = 20
+const flowBandRounds = 3
 
 var flowSplits = []float64{0.5, 0.75, 0.25, 0.9}
 
