@@ -17,13 +17,14 @@ package planner
 // surplus is there. Every change is trailed, so a search can undo to a
 // mark.
 //
-// Example: boundaries 0, 1, 2; a [0,2) 2, b [0,1) 1, c [1,2) 1, and a
-// return arc 2 -> 0 fixed at 2 (a band of height 2). The circulation may
-// send 2 along a, or 1 along a and 1 along b then c. Fixing a at 0 leaves
-// boundary 0 with 2 to send and boundary 2 short of 2; the residual graph
-// reaches boundary 2 only through b and c, with room for 1: the cut {0}
-// (arcs a, b leaving it, a at its bound 0) proves there is no band of
-// height 2 without a.
+// Example (TestCirculationWorkedExample): boundaries 0, 1, 2; a [0,2)
+// 2, b [0,1) 1, c [1,2) 1, and a return arc 2 -> 0 fixed at 2 (a band of
+// height 2). The circulation may send 2 along a, or 1 along a and 1
+// along b then c. Fixing a at 0 leaves boundary 0 with 2 to send and
+// boundary 2 short of 2. The residual graph reaches boundary 2 only
+// through b and c, which take 1; then nothing leaves boundary 0: the cut
+// {0}, with a fixed at 0 and b full, proves there is no band of height 2
+// without a.
 
 // circSave is one trailed arc: its flow and bounds before a change.
 type circSave struct {

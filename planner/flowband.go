@@ -1,8 +1,9 @@
 package planner
 
-// The flow band search: bands (guilband.go) found through a circulation,
-// for long budgets (the search strategy's cuts and renewal blocks try it
-// where guilband.go's search finds nothing, search.go says when).
+// The flow band search: bands (guilband.go) found through a circulation.
+// Under the search strategy's long budgets (flowMinBudget and more; Search
+// turns it on), the cuts and the renewal blocks try it where guilband.go's
+// search finds nothing.
 //
 // A band of height h is a circulation in the boundaries' graph: each
 // buffer an arc from its start to its end carrying its size or nothing,
