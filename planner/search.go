@@ -130,8 +130,12 @@ type SearchResult struct {
 
 // SearchConfig holds the knobs of Search.
 type SearchConfig struct {
-	Budget   time.Duration // wall time; 0 means 10 s
-	Progress io.Writer     // progress lines; nil for none
+	// Budget is the wall time; 0 means 10 s. From 30 s on, perfect
+	// packings (live total at the lower bound at every step) also get
+	// the flow band search (flowband.go), which pays only with that much
+	// time.
+	Budget   time.Duration
+	Progress io.Writer // progress lines; nil for none
 	// Initial is a valid starting placement (index-aligned with the
 	// buffers), usually the portfolio's; nil computes one.
 	Initial []int64
