@@ -142,6 +142,17 @@ func (s *flowSearch) run() bool {
 // in reports whether buffer i is in the band found.
 func (s *flowSearch) in(i int) bool { return s.c.f[s.arc[i]] > 0 }
 
+// members returns the buffers below n that are in the band found.
+func (s *flowSearch) members(n int) []int {
+	var band []int
+	for i := range n {
+		if s.in(i) {
+			band = append(band, i)
+		}
+	}
+	return band
+}
+
 // height is the band's height, in units.
 func (s *flowSearch) height() int64 { return s.c.f[len(s.c.f)-1] }
 
@@ -160,7 +171,7 @@ func (s *flowSearch) dfs(k int) (bool, []uint64) {
 		values = [2]int8{1, 2}
 	}
 	level := s.base + k + 1
-	blame := make([]uint64, s.words)
+	var blame []uint64 // made at the first dead end: most nodes have none
 	for _, v := range values {
 		s.nodes++
 		if s.nodes > s.limit || (s.nodes%perfectCheckEvery == 0 && s.ctx.Err() != nil) {
@@ -169,7 +180,11 @@ func (s *flowSearch) dfs(k int) (bool, []uint64) {
 		mark := len(s.c.trail)
 		s.dec[i], s.lvl[i] = v, level
 		var conf []uint64
-		if s.c.set(s.arc[i], int64(v&1)*s.size[i]) {
+		size := int64(0)
+		if v == 1 {
+			size = s.size[i]
+		}
+		if s.c.set(s.arc[i], size) {
 			var ok bool
 			if ok, conf = s.dfs(k + 1); ok {
 				return true, nil
@@ -184,6 +199,9 @@ func (s *flowSearch) dfs(k int) (bool, []uint64) {
 		}
 		if conf[level/64]&(1<<(level%64)) == 0 {
 			return false, conf // not this decision's doing: jump back
+		}
+		if blame == nil {
+			blame = make([]uint64, s.words)
 		}
 		for w := range blame {
 			blame[w] |= conf[w]
@@ -241,15 +259,6 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 		}
 		return p
 	}
-	found := func(s *flowSearch) ([]int, int64, int64) {
-		var band []int
-		for i := range us {
-			if s.in(i) {
-				band = append(band, i)
-			}
-		}
-		return band, s.height() * unit, nodes
-	}
 	told := make([]int8, len(us))
 	p := largest(us)
 	told[p] = 1
@@ -257,7 +266,7 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 		ok := s.run()
 		nodes += s.nodes
 		if ok {
-			return found(s)
+			return s.members(len(us)), s.height() * unit, nodes
 		}
 	}
 	starts := make([]int64, len(us))
@@ -296,7 +305,10 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 		h := s1.height()
 		t2 := make([]int8, len(us))
 		for k, i := range at {
-			t2[i] = 2 - int8(b2i(s1.in(k)))
+			t2[i] = 2
+			if s1.in(k) {
+				t2[i] = 1
+			}
 		}
 		for r := 0; r <= flowBandRounds && ctx.Err() == nil; r++ {
 			s2 := newFlowSearch(ctx, us, t2, true, h, h, 0)
@@ -306,7 +318,7 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 			ok := s2.run()
 			nodes += s2.nodes
 			if ok {
-				return found(s2)
+				return s2.members(len(us)), h * unit, nodes
 			}
 			if len(s2.core) == 0 {
 				break
@@ -317,14 +329,6 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 		}
 	}
 	return nil, 0, nodes
-}
-
-// b2i is 1 for true.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // flowRect looks for buffers among bufs[w] whose live total is h at every
@@ -344,11 +348,9 @@ func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64) []
 	if s == nil || !s.run() {
 		return nil
 	}
-	var out []int
-	for k, i := range w {
-		if s.in(k) {
-			out = append(out, i)
-		}
+	out := s.members(len(w))
+	for k, i := range out {
+		out[k] = w[i]
 	}
 	return out
 }
