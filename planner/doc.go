@@ -54,7 +54,12 @@
 // budgets of 30 s or more, where guilband.go finds no band or rectangle,
 // the flow band search tries (flowband.go: a band is a circulation over
 // the step boundaries; a search over the larger buffers keeps one
-// feasible, circulation.go, and the unit-sized ones follow it). Where the
+// feasible, circulation.go, and the unit-sized ones follow it); and a
+// second route runs beside the first, on the instance with the boundary
+// blocks as well (boundmerge.go: each step boundary proposes the rectangle
+// that would hold the buffers ending and starting there, smallest first,
+// blocks of blocks in later rounds). A route that reaches LB ends the
+// cuts and the other route. Where the
 // cuts end above LB (the route's own included), the top of their
 // placement is searched again (toprepair.go: the buffers near the arena's
 // top freed, the rest fixed). Then a tiling search (perfect.go: the

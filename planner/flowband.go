@@ -332,10 +332,11 @@ func flowBand(ctx context.Context, bufs []Buffer, c int64) ([]int, int64, int64)
 }
 
 // flowRect looks for buffers among bufs[w] whose live total is h at every
-// step of [from, to) (renew.go's rectangles): two given buffers of h just
-// before and after make the ends count. It returns their positions in
-// bufs, or nil.
-func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64) []int {
+// step of [from, to) (renew.go's rectangles, boundmerge.go's), holding
+// the first given of them, within limit nodes (0: newFlowSearch's
+// default): two given buffers of h just before and after make the ends
+// count. It returns their positions in bufs, or nil.
+func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64, given int, limit int64) []int {
 	sub := make([]Buffer, 0, len(w)+2)
 	for _, i := range w {
 		sub = append(sub, bufs[i])
@@ -343,8 +344,11 @@ func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64) []
 	sub = append(sub, Buffer{Start: from - 1, End: from, Size: h}, Buffer{Start: to, End: to + 1, Size: h})
 	us, unit := unitSizes(sub, h)
 	told := make([]int8, len(us))
+	for k := range given {
+		told[k] = 1
+	}
 	told[len(us)-2], told[len(us)-1] = 1, 1
-	s := newFlowSearch(ctx, us, told, false, h/unit, h/unit, 0)
+	s := newFlowSearch(ctx, us, told, false, h/unit, h/unit, limit)
 	if s == nil || !s.run() {
 		return nil
 	}
@@ -356,6 +360,8 @@ func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64) []
 }
 
 // flowMinBudget is the shortest budget under which the search strategy
-// tries the flow band search: on packable p5000 its searches take seconds
-// that a 10 s run needs for the fallback (docs/BENCHMARKS.md, issue 18).
+// tries the flow band search and runs the boundary blocks' route
+// (boundmerge.go): on packable p5000 their searches take seconds that a
+// 10 s run needs for the fallback and the renewal route
+// (docs/BENCHMARKS.md, issue 18).
 const flowMinBudget = 30 * time.Second

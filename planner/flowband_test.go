@@ -210,7 +210,7 @@ func TestFlowBandAndRectAreBands(t *testing.T) {
 			first, last = min(first, b.Start), max(last, b.End)
 		}
 		h = int64(rapid.Int64Range(1, c).Draw(t, "h"))
-		r := flowRect(context.Background(), bufs, identity(len(bufs)), first, last, h)
+		r := flowRect(context.Background(), bufs, identity(len(bufs)), first, last, h, 0, 0)
 		if r != nil {
 			if err := checkBand(bufs, r, h); err != nil {
 				t.Fatalf("flowRect: %v", err)

@@ -197,7 +197,7 @@ func renewalMerge(ctx context.Context, bufs []Buffer, c int64, flow bool) ([]Buf
 			}
 			bl, ok := tileRectangle(ctx, bufs, rectangleOf(ctx, bufs, w, pts[j], pts[j+1], h, c), h, flow)
 			if !ok && flow {
-				bl, ok = tileRectangle(ctx, bufs, flowRect(ctx, bufs, w, pts[j], pts[j+1], h), h, flow)
+				bl, ok = tileRectangle(ctx, bufs, flowRect(ctx, bufs, w, pts[j], pts[j+1], h, 0, 0), h, flow)
 			}
 			if ok {
 				bl.from, bl.to = pts[j], pts[j+1]
@@ -264,24 +264,37 @@ func tileRectangle(ctx context.Context, bufs []Buffer, r []int, h int64, flow bo
 	return renewBlock{members: r, off: off, h: h}, true
 }
 
-// srchRenew is an instance's renewal blocks (renewalMerge's results)
-// and the route's search on them, running beside the cuts' pieces.
+// srchRenew is the renewal routes: searches of the instance with its
+// renewal blocks (renewalMerge's results), and with its boundary blocks
+// as well (boundaryMerge's), running beside the cuts' pieces.
 type srchRenew struct {
-	red    []Buffer
-	expand func([]int64) []int64
-	blocks []renewBlock
-	cancel context.CancelFunc // ends the route's search early
-	done   chan struct{}      // closed when it has ended
-	res    *SearchResult      // its result, once done (nil on error)
+	cancel context.CancelFunc // ends the routes early
+	routes []*srchRoute
 }
+
+// srchRoute is one renewal route's search.
+type srchRoute struct {
+	name   string
+	expand func([]int64) []int64 // a placement of its instance to one of the instance
+	done   chan struct{}         // closed when it has ended
+	res    *SearchResult         // its result, once done (nil on error or with no blocks)
+}
+
+// boundShare: the boundary blocks take at most 1/boundShare of the time
+// the route has.
+const boundShare = 4
 
 // renewal finds the renewal blocks, once, when the cuts first leave a
 // piece without a band (the search strategy only: not under a work cap,
-// nor in the route's own search), by the deadline. Where there are some,
-// the route's search, without renewal blocks of its own, starts at once
-// on the instance with its blocks, on a goroutine of its own, until the
-// deadline: the cuts' pieces keep all their time, and on two cores
-// neither route waits for the other (docs/BENCHMARKS.md, issue 18).
+// nor in a route's own search), by the deadline. Then the routes start,
+// each on a goroutine of its own, until the deadline: where there are
+// renewal blocks, the search on the instance with them; and with the flow
+// searches on (flowBands), the boundary blocks (boundmerge.go) of that
+// instance, within a quarter of the time left, then, where there are
+// some, the search on the smaller instance. Neither route's search makes
+// renewal blocks of its own. The cuts' pieces keep all their time, no
+// route waits for another, and a route that reaches LB ends the others
+// and the cuts (docs/BENCHMARKS.md, issue 18).
 func (m *srchMin) renewal() {
 	if m.renew != nil || m.noRenew || m.workCap > 0 {
 		return
@@ -289,51 +302,89 @@ func (m *srchMin) renewal() {
 	ctx, cancel := context.WithDeadline(m.ctx, m.deadline)
 	red, expand, blocks := renewalMerge(ctx, m.bufs, m.lb, m.flowBands)
 	cancel()
-	r := &srchRenew{red: red, expand: expand, blocks: blocks}
+	r := &srchRenew{}
 	m.renew = r
-	if len(blocks) == 0 || m.stop() {
+	if m.stop() {
 		return
 	}
-	cfg := SearchConfig{noRenew: true, end: m.end, flowBands: m.flowBands}
-	if m.progress != nil {
-		merged := 0
-		for _, b := range blocks {
-			merged += len(b.members)
-		}
-		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(blocks))}
+	merged := 0
+	for _, b := range blocks {
+		merged += len(b.members)
 	}
 	var rctx context.Context
 	rctx, r.cancel = context.WithCancel(m.ctx)
-	r.done = make(chan struct{})
-	budget := max(time.Until(m.deadline), time.Millisecond)
-	go func() {
-		defer close(r.done)
-		if res, err := search(rctx, red, cfg, budget, 0); err == nil { // search verifies what it returns
-			r.res = res
+	start := func(name, part string, run func(*srchRoute, SearchConfig)) {
+		rt := &srchRoute{name: name, expand: expand, done: make(chan struct{})}
+		r.routes = append(r.routes, rt)
+		cfg := SearchConfig{noRenew: true, end: m.end, flowBands: m.flowBands}
+		if m.progress != nil {
+			cfg.Progress = &partProgress{w: m.progress, part: part}
 		}
-	}()
+		go func() {
+			defer close(rt.done)
+			run(rt, cfg)
+		}()
+	}
+	search1 := func(rt *srchRoute, inst []Buffer, cfg SearchConfig) {
+		if res, err := search(rctx, inst, cfg, max(time.Until(m.deadline), time.Millisecond), 0); err == nil { // search verifies what it returns
+			rt.res = res
+			if res.Arena <= m.lb { // the cuts and the other routes can do no better
+				r.cancel()
+				if m.cutsCancel != nil {
+					m.cutsCancel()
+				}
+			}
+		}
+	}
+	if len(blocks) > 0 {
+		start("search/renewal", fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(blocks)), func(rt *srchRoute, cfg SearchConfig) {
+			search1(rt, red, cfg)
+		})
+	}
+	if !m.flowBands {
+		return
+	}
+	start("search/boundaries", "boundary blocks: ", func(rt *srchRoute, cfg SearchConfig) {
+		bctx, bcancel := context.WithDeadline(rctx, time.Now().Add(time.Until(m.deadline)/boundShare))
+		red2, expand2, bounds := boundaryMerge(bctx, red)
+		bcancel()
+		if bounds == 0 {
+			return
+		}
+		rt.expand = func(o []int64) []int64 { return expand(expand2(o)) }
+		if cfg.Progress != nil {
+			cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("boundary blocks (%d buffers left of %d): ", len(red2), len(m.bufs))}
+		}
+		search1(rt, red2, cfg)
+	})
 }
 
-// renewed waits for the route's search (ending it first when the cuts
-// reached LB: atLB), takes its placement if it is the best so far, and
-// reports whether the arena is LB.
+// renewed waits for the routes' searches (ending them first when the
+// cuts reached LB: atLB), takes their placements where they are the best
+// so far, and reports whether the arena is LB.
 func (m *srchMin) renewed(atLB bool) bool {
 	r := m.renew
-	if r == nil || r.done == nil {
+	if r == nil || len(r.routes) == 0 {
 		return atLB
 	}
 	if atLB {
 		r.cancel()
 	}
-	<-r.done
-	r.cancel()
-	if r.res == nil || atLB {
-		return atLB
+	for _, rt := range r.routes {
+		<-rt.done
 	}
-	m.nodes += r.res.Nodes
-	if m.accept(r.expand(r.res.Offsets), "search/renewal") && m.arena <= m.lb {
-		m.proven = m.arena
+	r.cancel()
+	if atLB {
 		return true
+	}
+	for _, rt := range r.routes {
+		if rt.res == nil {
+			continue
+		}
+		m.nodes += rt.res.Nodes
+		if m.accept(rt.expand(rt.res.Offsets), rt.name) && m.arena <= m.lb {
+			m.proven = m.arena
+		}
 	}
 	return m.arena <= m.lb
 }

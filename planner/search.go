@@ -132,8 +132,8 @@ type SearchResult struct {
 type SearchConfig struct {
 	// Budget is the wall time; 0 means 10 s. From 30 s on, perfect
 	// packings (live total at the lower bound at every step) also get
-	// the flow band search (flowband.go), which pays only with that much
-	// time.
+	// the flow band search (flowband.go) and the boundary blocks' route
+	// (boundmerge.go), which pay only with that much time.
 	Budget   time.Duration
 	Progress io.Writer // progress lines; nil for none
 	// Initial is a valid starting placement (index-aligned with the
@@ -159,8 +159,10 @@ type SearchConfig struct {
 	noRenew bool
 	end     time.Time // the end of the whole Search's budget (Search sets it)
 	// flowBands: the cuts and the renewal blocks try the flow band search
-	// (flowband.go) where the band search finds nothing; Search sets it
-	// for budgets of flowMinBudget or more, without a work cap.
+	// (flowband.go) where the band search finds nothing, and the boundary
+	// blocks' route runs (renewal); Search sets it for budgets of
+	// flowMinBudget or more, without a work cap, and hands it to the
+	// parts in time.
 	flowBands bool
 	// peakOff is best-fit's placement of bufs in the peak order peakOrd
 	// (peak.go), when the caller made it already (auto's stage 2):
@@ -266,10 +268,14 @@ type srchMin struct {
 	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
 	flowBands bool         // the flow band search too (SearchConfig.flowBands)
 	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
-	peakOff   []int64      // SearchConfig.peakOff, when it places bufs
-	peakOrd   []int
-	end       time.Time // SearchConfig.end
-	mu        sync.Mutex
+	// cutsCtx is the context of cuts (cutsContext); a renewal route that
+	// reaches LB calls cutsCancel, and the cuts end early.
+	cutsCtx    context.Context
+	cutsCancel context.CancelFunc
+	peakOff    []int64 // SearchConfig.peakOff, when it places bufs
+	peakOrd    []int
+	end        time.Time // SearchConfig.end
+	mu         sync.Mutex
 }
 
 // stop reports whether the run must end, and prints progress.
@@ -577,6 +583,8 @@ func perfectEnd(now, deadline, end time.Time, noCuts bool) time.Time {
 // takes the placement if it is the best so far, and reports whether the
 // arena is LB.
 func (m *srchMin) cuts() bool {
+	m.cutsCtx, m.cutsCancel = context.WithCancel(m.ctx)
+	defer m.cutsCancel()
 	if off := m.cutPlacement(); m.accept(off, "search/cuts") && m.arena <= m.lb {
 		m.proven = m.arena
 		return true
@@ -594,7 +602,7 @@ func (m *srchMin) cutPlacement() []int64 {
 	if m.workCap > 0 {
 		end = m.deadline
 	}
-	ctx, cancel := context.WithDeadline(m.ctx, end)
+	ctx, cancel := context.WithDeadline(m.cutsContext(), end)
 	defer cancel()
 	var st *guilStatus
 	if m.progress != nil {
@@ -628,11 +636,20 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	if m.progress != nil {
 		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
 	}
-	res, err := search(m.ctx, sub, cfg, max(budget, time.Millisecond), 0)
+	res, err := search(m.cutsContext(), sub, cfg, max(budget, time.Millisecond), 0)
 	if err != nil { // cannot happen: search verifies what it returns
 		return stackOffsets(sub)
 	}
 	return res.Offsets
+}
+
+// cutsContext is the cuts' context: m.ctx, or under cuts the one a
+// renewal route ends when it reaches LB.
+func (m *srchMin) cutsContext() context.Context {
+	if m.cutsCtx != nil {
+		return m.cutsCtx
+	}
+	return m.ctx
 }
 
 // cutsProgress prints a line every period (a second) while the cuts look

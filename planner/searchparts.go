@@ -99,7 +99,7 @@ func searchParts(ctx context.Context, bufs []Buffer, parts [][]int, cfg SearchCo
 				pinit[j] = init[i]
 			}
 		}
-		pcfg := SearchConfig{Initial: pinit, InitialMethod: method, end: cfg.end, noRenew: cfg.noRenew}
+		pcfg := SearchConfig{Initial: pinit, InitialMethod: method, end: cfg.end, noRenew: cfg.noRenew, flowBands: cfg.flowBands}
 		if cfg.Progress != nil {
 			pcfg.Progress = &partProgress{w: cfg.Progress, part: fmt.Sprintf("part %d of %d: ", k+1, len(parts))}
 		}
