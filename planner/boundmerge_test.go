@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,13 +72,11 @@ func TestBoundaryMergeTilesP2000Seed3(t *testing.T) {
 	assert.Equal(t, lb, ArenaSize(bufs, off))
 }
 
-// TestBoundaryRouteReachesLB: the largest part in time of packable p2000
-// of seed 3 merges into one boundary block
-// (TestBoundaryMergeTilesP2000Seed3), so the search ends at LB by the
-// boundary route, and ends the cuts and the renewal route early: with the
-// flow searches on (budgets of flowMinBudget and more) in a route of its
-// own, and under the default 10 s in the renewal route, where the blocks
-// leave at most half the buffers.
+// TestBoundaryRouteReachesLB: with the flow searches on (budgets of
+// flowMinBudget and more), the search runs the boundary route, which
+// places the largest part in time of packable p2000 of seed 3 at LB
+// (TestBoundaryMergeTilesP2000Seed3), and the cuts and the renewal route
+// end early.
 func TestBoundaryRouteReachesLB(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("seconds of flow searches; skipped under -short and -race")
@@ -93,14 +90,9 @@ func TestBoundaryRouteReachesLB(t *testing.T) {
 		sub[j] = bufs[i]
 		sub[j].ID = int64(j)
 	}
-	for _, tc := range []struct {
-		flow   bool
-		budget time.Duration
-	}{{true, flowMinBudget}, {false, srchDefaultBudget}} {
-		res, err := search(context.Background(), sub, SearchConfig{flowBands: tc.flow}, tc.budget, 0)
-		require.NoError(t, err)
-		assert.Equal(t, res.LB, res.Arena, "flow %v", tc.flow)
-		assert.True(t, res.Optimal, "flow %v", tc.flow)
-		assert.Equal(t, "search/boundaries", res.Method, "flow %v", tc.flow)
-	}
+	res, err := search(context.Background(), sub, SearchConfig{flowBands: true}, flowMinBudget, 0)
+	require.NoError(t, err)
+	assert.Equal(t, res.LB, res.Arena)
+	assert.True(t, res.Optimal)
+	assert.Equal(t, "search/boundaries", res.Method)
 }

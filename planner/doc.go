@@ -58,9 +58,8 @@
 // second route runs beside the first, on the instance with the boundary
 // blocks as well (boundmerge.go: each step boundary proposes the rectangle
 // that would hold the buffers ending and starting there, smallest first,
-// blocks of blocks in later rounds). Under shorter budgets the one route
-// takes the boundary blocks where they leave at most half its buffers. A
-// route that reaches LB ends the cuts and the other route. Where the
+// blocks of blocks in later rounds). A route that reaches LB ends the
+// cuts and the other route. Where the
 // cuts end above LB (the route's own included), the top of their
 // placement is searched again (toprepair.go: the buffers near the arena's
 // top freed, the rest fixed). Then a tiling search (perfect.go: the

@@ -360,8 +360,8 @@ func flowRect(ctx context.Context, bufs []Buffer, w []int, from, to, h int64, gi
 }
 
 // flowMinBudget is the shortest budget under which the search strategy
-// tries the flow band search and gives the boundary blocks
-// (boundmerge.go) a route of their own: on packable p5000 their searches
-// take seconds that a 10 s run needs for the fallback and the renewal
-// route (docs/BENCHMARKS.md, issue 18).
+// tries the flow band search and runs the boundary blocks' route
+// (boundmerge.go): on packable p5000 their searches take seconds that a
+// 10 s run needs for the fallback and the renewal route
+// (docs/BENCHMARKS.md, issue 18).
 const flowMinBudget = 30 * time.Second

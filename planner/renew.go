@@ -281,33 +281,20 @@ type srchRoute struct {
 }
 
 // boundShare: the boundary blocks take at most 1/boundShare of the time
-// their route has. boundHalve: under short budgets they replace the
-// renewal blocks' instance only where they leave at most 1/boundHalve of
-// its buffers.
-const (
-	boundShare = 4
-	boundHalve = 2
-)
+// the route has.
+const boundShare = 4
 
 // renewal finds the renewal blocks, once, when the cuts first leave a
 // piece without a band (the search strategy only: not under a work cap,
 // nor in a route's own search), by the deadline. Then the routes start,
-// each on a goroutine of its own, until the deadline. The boundary blocks
-// (boundmerge.go) of the instance with its renewal blocks take at most a
-// quarter of the time left:
-//   - with the flow searches on (flowBands: budgets of 30 s and more),
-//     two routes: the search on the instance with the renewal blocks,
-//     where there are some, and beside it the search on what the
-//     boundary blocks leave, where there are some;
-//   - under shorter budgets, on two cores, one route: the boundary blocks
-//     first, then the search on what they leave where that is at most
-//     half the buffers, else on the instance with the renewal blocks,
-//     where there are some.
-//
-// Neither route's search makes renewal blocks of its own. The cuts'
-// pieces keep all their time, no route waits for another, and a route
-// that reaches LB ends the others and the cuts (docs/BENCHMARKS.md,
-// issue 18).
+// each on a goroutine of its own, until the deadline: where there are
+// renewal blocks, the search on the instance with them; and with the flow
+// searches on (flowBands), the boundary blocks (boundmerge.go) of that
+// instance, within a quarter of the time left, then, where there are
+// some, the search on the smaller instance. Neither route's search makes
+// renewal blocks of its own. The cuts' pieces keep all their time, no
+// route waits for another, and a route that reaches LB ends the others
+// and the cuts (docs/BENCHMARKS.md, issue 18).
 func (m *srchMin) renewal() {
 	if m.renew != nil || m.noRenew || m.workCap > 0 {
 		return
@@ -349,27 +336,13 @@ func (m *srchMin) renewal() {
 			}
 		}
 	}
-	if !m.flowBands {
-		start("search/renewal", fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(blocks)), func(rt *srchRoute, cfg SearchConfig) {
-			bctx, bcancel := context.WithDeadline(rctx, time.Now().Add(time.Until(m.deadline)/boundShare))
-			red2, expand2, bounds := boundaryMerge(bctx, red)
-			bcancel()
-			if bounds > 0 && boundHalve*len(red2) <= len(red) {
-				rt.name = "search/boundaries"
-				rt.expand = func(o []int64) []int64 { return expand(expand2(o)) }
-				search1(rt, red2, cfg)
-				return
-			}
-			if len(blocks) > 0 {
-				search1(rt, red, cfg)
-			}
-		})
-		return
-	}
 	if len(blocks) > 0 {
 		start("search/renewal", fmt.Sprintf("renewal blocks (%d buffers in %d): ", merged, len(blocks)), func(rt *srchRoute, cfg SearchConfig) {
 			search1(rt, red, cfg)
 		})
+	}
+	if !m.flowBands {
+		return
 	}
 	start("search/boundaries", "boundary blocks: ", func(rt *srchRoute, cfg SearchConfig) {
 		bctx, bcancel := context.WithDeadline(rctx, time.Now().Add(time.Until(m.deadline)/boundShare))

@@ -132,10 +132,8 @@ type SearchResult struct {
 type SearchConfig struct {
 	// Budget is the wall time; 0 means 10 s. From 30 s on, perfect
 	// packings (live total at the lower bound at every step) also get
-	// the flow band search (flowband.go) and a route of their own for
-	// the boundary blocks (boundmerge.go), which pay only with that much
-	// time; under shorter budgets the boundary blocks replace the
-	// renewal blocks only where they halve the instance (renew.go).
+	// the flow band search (flowband.go) and the boundary blocks' route
+	// (boundmerge.go), which pay only with that much time.
 	Budget   time.Duration
 	Progress io.Writer // progress lines; nil for none
 	// Initial is a valid starting placement (index-aligned with the
@@ -162,9 +160,9 @@ type SearchConfig struct {
 	end     time.Time // the end of the whole Search's budget (Search sets it)
 	// flowBands: the cuts and the renewal blocks try the flow band search
 	// (flowband.go) where the band search finds nothing, and the boundary
-	// blocks get a route of their own (renewal); Search sets it for
-	// budgets of flowMinBudget or more, without a work cap, and hands it
-	// to the parts in time.
+	// blocks' route runs (renewal); Search sets it for budgets of
+	// flowMinBudget or more, without a work cap, and hands it to the
+	// parts in time.
 	flowBands bool
 	// peakOff is best-fit's placement of bufs in the peak order peakOrd
 	// (peak.go), when the caller made it already (auto's stage 2):
