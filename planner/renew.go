@@ -364,7 +364,7 @@ func (m *srchMin) renewal() {
 // so far, and reports whether the arena is LB.
 func (m *srchMin) renewed(atLB bool) bool {
 	r := m.renew
-	if r == nil || len(r.routes) == 0 {
+	if r == nil || r.cancel == nil { // no route started
 		return atLB
 	}
 	if atLB {
