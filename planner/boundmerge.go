@@ -1,6 +1,6 @@
 package planner
 
-// Boundary blocks: the renewal route's second reduction (renew.go), built
+// Boundary blocks: the second renewal route's reduction (renew.go), built
 // bottom up from every step boundary of a perfect instance.
 //
 // At an arena of LB the bytes freed by the buffers that end at a boundary
@@ -18,10 +18,10 @@ package planner
 //
 // Where several blocks of the tiling are cut at one step, the boundary
 // proposes a mixture of them, and a block need not be part of any
-// placement at LB; the route keeps the better of its own result and the
-// cuts'. On packable instances the much smaller instance that is left
-// gives the search far less room to waste (docs/BENCHMARKS.md, issue
-// 18).
+// placement at LB; the search keeps the best of the routes' placements
+// and the cuts'. On packable instances the much smaller instance that is
+// left gives the search far less room to waste (docs/BENCHMARKS.md,
+// issue 18).
 //
 // Example (TestBoundaryMergeWorkedExample): a [0,2) 2 B, b [0,1) 2 B,
 // c [1,3) 2 B, d [2,3) 2 B; live total 4 at every step. Boundary 1
@@ -75,23 +75,18 @@ func boundaryMerge(ctx context.Context, bufs []Buffer) ([]Buffer, func([]int64) 
 		return bufs, slices.Clone[[]int64], 0
 	}
 	red := make([]Buffer, len(items))
+	mem := make([][]int, len(items))
+	off := make([][]int64, len(items))
 	blocks := 0
 	for k, it := range items {
 		red[k] = it.b
 		red[k].ID = int64(k)
+		mem[k], off[k] = it.mem, it.off
 		if len(it.mem) > 1 {
 			blocks++
 		}
 	}
-	expand := func(ro []int64) []int64 {
-		off := make([]int64, len(bufs))
-		for k, it := range items {
-			for q, m := range it.mem {
-				off[m] = ro[k] + it.off[q]
-			}
-		}
-		return off
-	}
+	expand := blockExpand(len(bufs), mem, off)
 	return red, expand, blocks
 }
 

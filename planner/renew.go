@@ -212,33 +212,36 @@ func renewalMerge(ctx context.Context, bufs []Buffer, c int64, flow bool) ([]Buf
 		return bufs, slices.Clone[[]int64], nil
 	}
 	var red []Buffer
-	var from []int // per buffer of red: its position in bufs, or -1-k for block k
+	var mem [][]int // per buffer of red: its buffers in bufs, and their offsets in it
+	var off [][]int64
 	for i, b := range bufs {
 		if !used[i] {
 			b.ID = int64(len(red))
 			red = append(red, b)
-			from = append(from, i)
+			mem, off = append(mem, []int{i}), append(off, []int64{0})
 		}
 	}
-	for k, bl := range blocks {
+	for _, bl := range blocks {
 		red = append(red, Buffer{ID: int64(len(red)), Start: bl.from, End: bl.to, Size: bl.h})
-		from = append(from, -1-k)
+		mem, off = append(mem, bl.members), append(off, bl.off)
 	}
-	expand := func(ro []int64) []int64 {
-		off := make([]int64, len(bufs))
-		for r, i := range from {
-			if i >= 0 {
-				off[i] = ro[r]
-				continue
-			}
-			bl := blocks[-1-i]
-			for q, m := range bl.members {
-				off[m] = ro[r] + bl.off[q]
+	expand := blockExpand(len(bufs), mem, off)
+	return red, expand, blocks
+}
+
+// blockExpand returns the function that turns a placement of a reduced
+// instance into one of its n buffers: the reduced instance's buffer k
+// holds the buffers mem[k], at off[k] within it.
+func blockExpand(n int, mem [][]int, off [][]int64) func([]int64) []int64 {
+	return func(ro []int64) []int64 {
+		out := make([]int64, n)
+		for k, ms := range mem {
+			for q, m := range ms {
+				out[m] = ro[k] + off[k][q]
 			}
 		}
-		return off
+		return out
 	}
-	return red, expand, blocks
 }
 
 // tileRectangle places the rectangle r (positions in bufs, live total h)
