@@ -154,6 +154,9 @@ type SearchConfig struct {
 	Work int64
 
 	noCuts bool // guillotine.go's fallback: no cuts again
+	// noMerge: pieceSearch does not merge pairs (pairmerge.go); the
+	// merged piece's own search sets it.
+	noMerge bool
 	// noRenew: no renewal blocks (renew.go); the route's own search and
 	// BenchmarkPackableRenewal's "before" set it.
 	noRenew bool
@@ -220,7 +223,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 		// The renewal route (renew.go) writes from a goroutine of its own.
 		progress = &syncWriter{w: progress}
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, end: cfg.end, flowBands: cfg.flowBands}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, end: cfg.end, flowBands: cfg.flowBands}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -266,6 +269,7 @@ type srchMin struct {
 	imp       improveState // improve.go's first steps, once run
 	noCuts    bool         // no guillotine cuts (SearchConfig.noCuts)
 	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
+	noMerge   bool         // no pair merges (SearchConfig.noMerge)
 	flowBands bool         // the flow band search too (SearchConfig.flowBands)
 	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
 	// cutsCtx is the context of cuts (cutsContext); a renewal route that
@@ -633,10 +637,26 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	m.renewal()
 	budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 	cfg := SearchConfig{noCuts: true, end: m.end}
+	part := fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))
 	if m.progress != nil {
-		cfg.Progress = &partProgress{w: m.progress, part: fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))}
+		cfg.Progress = &partProgress{w: m.progress, part: part}
 	}
-	res, err := search(m.cutsContext(), sub, cfg, max(budget, time.Millisecond), 0)
+	start := time.Now()
+	if !m.noMerge && len(sub) >= pairMergeMin {
+		// Half the time to the merged piece (pairmerge.go), with cuts and
+		// routes of its own; the piece itself starts from its placement.
+		lb := searchLB(sub)
+		_, unit := unitSizes(sub, lb)
+		red, expand := pairMerge(sub, unit, 1)
+		mcfg := SearchConfig{noMerge: true, end: m.end}
+		if m.progress != nil {
+			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d: ", len(red))}
+		}
+		if res, err := search(m.cutsContext(), red, mcfg, max(budget/2, time.Millisecond), 0); err == nil {
+			cfg.Initial, cfg.InitialMethod = expand(res.Offsets), "merged"
+		}
+	}
+	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
 	if err != nil { // cannot happen: search verifies what it returns
 		return stackOffsets(sub)
 	}
