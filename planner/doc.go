@@ -45,7 +45,12 @@
 // boundary, across bytes into bands of constant live total that
 // guilband.go finds boundary by boundary; pieces without a cut go to the
 // search, each with its share of nine tenths of the time left, of which
-// the tiling search below gets at most a quarter). Where pieces are left
+// the tiling search below gets at most a quarter; a piece of 1,000
+// buffers or more is first searched, for half its time, with pairs that
+// could be neighbours merged, pairmerge.go: two of one lifespan stacked,
+// two of one size where one ends as the other starts, the pairs with the
+// fewest rivals first, and the piece itself starts from that placement).
+// Where pieces are left
 // and tall bands show by their renewals (renew.go: a band's height is a
 // subset sum of the sizes ending and of those starting at its cuts in
 // time), the rectangles found between those steps become blocks, and the
