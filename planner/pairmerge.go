@@ -190,26 +190,21 @@ func (p *pairMerger) keys(i int) (span, end, start *pmGroup) {
 
 // add appends an item and lists it in its groups.
 func (p *pairMerger) add(it pmItem) {
-	i := len(p.items)
 	p.items = append(p.items, it)
-	span, end, start := p.keys(i)
-	span.items = append(span.items, i)
-	end.ends = append(end.ends, i)
-	start.sts = append(start.sts, i)
-	p.reclass(span)
-	p.reclass(end)
-	p.reclass(start)
+	p.file(len(p.items)-1, func(l []int, i int) []int { return append(l, i) })
 }
 
 // drop takes item i out of its groups.
-func (p *pairMerger) drop(i int) {
+func (p *pairMerger) drop(i int) { p.file(i, remove) }
+
+// file applies f to item i's list in each of its three groups (add or
+// remove) and moves the groups to their new rival classes.
+func (p *pairMerger) file(i int, f func([]int, int) []int) {
 	span, end, start := p.keys(i)
-	span.items = remove(span.items, i)
-	end.ends = remove(end.ends, i)
-	start.sts = remove(start.sts, i)
-	p.reclass(span)
-	p.reclass(end)
-	p.reclass(start)
+	span.items, end.ends, start.sts = f(span.items, i), f(end.ends, i), f(start.sts, i)
+	for _, g := range []*pmGroup{span, end, start} {
+		p.reclass(g)
+	}
 }
 
 // remove deletes x from l, keeping the order (so the draws stay
