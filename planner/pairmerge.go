@@ -20,11 +20,12 @@ package planner
 // merges join two that are not neighbours in the generator's tiling
 // (TestPairMergeP5000); undoing the generator's own finest cuts instead
 // brings the search to LB (BenchmarkPackableP5000Rounds). Even so, the
-// search does better on the merged piece than on the piece itself on most
-// large packable instances, though not on all, so pieceSearch gives the
-// merged piece half of the piece's time and the piece itself the rest,
-// starting from the merged piece's placement (docs/BENCHMARKS.md, issue
-// 18).
+// search does better on the merged piece than on the piece itself on
+// many large packable instances, though not on all, so pieceSearch (the
+// cuts' pieces; not in the renewal routes, where the result came to
+// depend on the merge seed) gives the merged piece half of the piece's
+// time and the piece itself the rest, starting from the merged piece's
+// placement (docs/BENCHMARKS.md, issue 18).
 //
 // Example (TestPairMergeWorkedExample): a [0,2) 2 B, b [0,1) 1 B, c [0,1)
 // 1 B, d [1,2) 2 B; live total 4. At step 1 b and c end and d starts, but

@@ -319,7 +319,10 @@ func (m *srchMin) renewal() {
 	start := func(name, part string, run func(*srchRoute, SearchConfig)) {
 		rt := &srchRoute{name: name, expand: expand, done: make(chan struct{})}
 		r.routes = append(r.routes, rt)
-		cfg := SearchConfig{noRenew: true, end: m.end, flowBands: m.flowBands}
+		// No pair merges in a route's pieces: on packable p5000 the
+		// route's result then depends on the merge seed, far worse with
+		// most (docs/BENCHMARKS.md, issue 18).
+		cfg := SearchConfig{noRenew: true, noMerge: true, end: m.end, flowBands: m.flowBands}
 		if m.progress != nil {
 			cfg.Progress = &partProgress{w: m.progress, part: part}
 		}

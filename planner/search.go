@@ -155,7 +155,7 @@ type SearchConfig struct {
 
 	noCuts bool // guillotine.go's fallback: no cuts again
 	// noMerge: pieceSearch does not merge pairs (pairmerge.go); the
-	// merged piece's own search sets it.
+	// merged piece's own search and the renewal routes' set it.
 	noMerge bool
 	// noRenew: no renewal blocks (renew.go); the route's own search and
 	// BenchmarkPackableRenewal's "before" set it.
@@ -643,12 +643,14 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	}
 	start := time.Now()
 	if !m.noMerge && len(sub) >= pairMergeMin {
-		// Half the time to the merged piece (pairmerge.go), with cuts and
-		// routes of its own; the piece itself starts from its placement.
+		// Half the time to the merged piece (pairmerge.go), with cuts of
+		// its own but no renewal route (one more goroutine on two cores
+		// starves the renewal route beside these cuts); the piece itself
+		// starts from its placement.
 		lb := searchLB(sub)
 		_, unit := unitSizes(sub, lb)
 		red, expand := pairMerge(sub, unit, 1)
-		mcfg := SearchConfig{noMerge: true, end: m.end}
+		mcfg := SearchConfig{noMerge: true, noRenew: true, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d: ", len(red))}
 		}
