@@ -643,14 +643,14 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	}
 	start := time.Now()
 	if !m.noMerge && len(sub) >= pairMergeMin {
-		// Half the time to the merged piece (pairmerge.go), with cuts of
-		// its own but no renewal route (one more goroutine on two cores
-		// starves the renewal route beside these cuts); the piece itself
-		// starts from its placement.
+		// Half the time to the merged piece (pairmerge.go), searched as
+		// the piece would be: no cuts, no renewal route (their goroutines
+		// starve the renewal route beside these cuts on two cores); the
+		// piece itself starts from its placement.
 		lb := searchLB(sub)
 		_, unit := unitSizes(sub, lb)
 		red, expand := pairMerge(sub, unit, 1)
-		mcfg := SearchConfig{noMerge: true, noRenew: true, end: m.end}
+		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d: ", len(red))}
 		}
