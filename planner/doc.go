@@ -49,7 +49,8 @@
 // buffers or more is first searched, for half its time, with pairs that
 // could be neighbours merged, pairmerge.go: two of one lifespan stacked,
 // two of one size where one ends as the other starts, the pairs with the
-// fewest rivals first, and the piece itself starts from that placement).
+// fewest rivals first, and the piece itself starts from that placement;
+// not in the renewal routes below).
 // Where pieces are left
 // and tall bands show by their renewals (renew.go: a band's height is a
 // subset sum of the sizes ending and of those starting at its cuts in
