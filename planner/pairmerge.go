@@ -52,7 +52,7 @@ const pairMergeMin = 1000
 const pmMaxMult = 64
 
 // pmItem is a buffer of the reduced instance: an original one (a < 0) or
-// the merge of items a and b, b at boff units above a (0 when b follows
+// the merge of items a and b, b at boff bytes above a (0 when b follows
 // a in time).
 type pmItem struct {
 	s, e, h int64
@@ -98,22 +98,22 @@ type pairMerger struct {
 	n       int // the original buffers: items 0..n-1
 }
 
-// pairMerge returns bufs (a perfect instance, sizes multiples of unit)
+// pairMerge returns bufs (a perfect instance)
 // with pairs merged as the file's comment says, and the function that
 // turns a placement of the reduced instance into one of bufs. The reduced
 // instance is sorted by start, end and size.
-func pairMerge(bufs []Buffer, unit int64, seed uint64) ([]Buffer, func([]int64) []int64) {
-	p := newPairMerger(bufs, unit, seed)
+func pairMerge(bufs []Buffer, seed uint64) ([]Buffer, func([]int64) []int64) {
+	p := newPairMerger(bufs, seed)
 	for p.step() {
 	}
-	return p.reduced(unit)
+	return p.reduced()
 }
 
-// newPairMerger lists bufs (sizes in units of unit) as the first items.
-func newPairMerger(bufs []Buffer, unit int64, seed uint64) *pairMerger {
+// newPairMerger lists bufs as the first items.
+func newPairMerger(bufs []Buffer, seed uint64) *pairMerger {
 	p := &pairMerger{items: make([]pmItem, 0, 2*len(bufs)), groups: map[pmKey]*pmGroup{}, rng: rand.New(rand.NewPCG(seed, uint64(len(bufs)))), n: len(bufs)}
 	for _, b := range bufs {
-		p.add(pmItem{s: b.Start, e: b.End, h: b.Size / unit, a: -1, b: -1})
+		p.add(pmItem{s: b.Start, e: b.End, h: b.Size, a: -1, b: -1})
 	}
 	return p
 }
@@ -143,12 +143,12 @@ func (p *pairMerger) roots() []int {
 }
 
 // reduced returns the reduced instance and its expansion (pairMerge).
-func (p *pairMerger) reduced(unit int64) ([]Buffer, func([]int64) []int64) {
+func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
 	roots := p.roots()
 	red := make([]Buffer, len(roots))
 	for k, i := range roots {
 		it := p.items[i]
-		red[k] = Buffer{ID: int64(k), Start: it.s, End: it.e, Size: it.h * unit}
+		red[k] = Buffer{ID: int64(k), Start: it.s, End: it.e, Size: it.h}
 	}
 	items, n := p.items, p.n
 	expand := func(ro []int64) []int64 {
@@ -164,7 +164,7 @@ func (p *pairMerger) reduced(unit int64) ([]Buffer, func([]int64) []int64) {
 					out[top[0]] = top[1]
 					continue
 				}
-				stack = append(stack, [2]int64{int64(it.a), top[1]}, [2]int64{int64(it.b), top[1] + it.boff*unit})
+				stack = append(stack, [2]int64{int64(it.a), top[1]}, [2]int64{int64(it.b), top[1] + it.boff})
 			}
 		}
 		return out

@@ -19,7 +19,7 @@ func TestPairMergeWorkedExample(t *testing.T) {
 		{ID: 0, Start: 0, End: 2, Size: 2}, {ID: 1, Start: 0, End: 1, Size: 1},
 		{ID: 2, Start: 0, End: 1, Size: 1}, {ID: 3, Start: 1, End: 2, Size: 2},
 	}
-	p := newPairMerger(bufs, 1, 1)
+	p := newPairMerger(bufs, 1)
 	require.True(t, p.step())
 	assert.Equal(t, pmItem{s: 0, e: 1, h: 2, a: p.items[4].a, b: p.items[4].b, boff: 1}, p.items[4])
 	assert.ElementsMatch(t, []int{1, 2}, []int{p.items[4].a, p.items[4].b})
@@ -27,7 +27,7 @@ func TestPairMergeWorkedExample(t *testing.T) {
 	assert.Equal(t, pmItem{s: 0, e: 2, h: 2, a: 4, b: 3}, p.items[5])
 	require.True(t, p.step())
 	require.False(t, p.step())
-	red, expand := p.reduced(1)
+	red, expand := p.reduced()
 	require.Equal(t, []Buffer{{ID: 0, Start: 0, End: 2, Size: 4}}, red)
 	off := expand([]int64{0})
 	require.NoError(t, VerifyPlacement(bufs, off))
@@ -54,7 +54,7 @@ func TestPairMergeExpands(t *testing.T) {
 			}
 		}
 		lb := LowerBound(bufs)
-		red, expand := pairMerge(bufs, 64, rapid.Uint64().Draw(t, "mseed"))
+		red, expand := pairMerge(bufs, rapid.Uint64().Draw(t, "mseed"))
 		require.LessOrEqual(t, len(red), len(bufs))
 		require.Equal(t, lb, LowerBound(red))
 		if isPerfect(bufs, lb) {
@@ -71,10 +71,10 @@ func TestPairMergeExpands(t *testing.T) {
 // TestPairMergeDeterministic: one seed, one reduced instance.
 func TestPairMergeDeterministic(t *testing.T) {
 	bufs := blockBuffers(dsagen.Packable(1000, packableCapacity, 2))
-	a, _ := pairMerge(bufs, 64, 1)
-	b, _ := pairMerge(bufs, 64, 1)
+	a, _ := pairMerge(bufs, 1)
+	b, _ := pairMerge(bufs, 1)
 	require.Equal(t, a, b)
-	c, _ := pairMerge(bufs, 64, 2)
+	c, _ := pairMerge(bufs, 2)
 	assert.NotEqual(t, a, c)
 }
 
@@ -88,12 +88,12 @@ func TestPairMergeDeterministic(t *testing.T) {
 func TestPairMergeP5000(t *testing.T) {
 	blocks := dsagen.Packable(5000, packableCapacity, 1)
 	bufs := blockBuffers(blocks)
-	p := newPairMerger(bufs, 64, 1)
+	p := newPairMerger(bufs, 1)
 	for p.step() {
 	}
-	off := make([]int64, len(p.items)) // in the tiling, in units; -1: no rectangle of it
+	off := make([]int64, len(p.items)) // in the tiling; -1: no rectangle of it
 	for i := range bufs {
-		off[i] = blocks[i].Offset / 64
+		off[i] = blocks[i].Offset
 	}
 	merges, apart := 0, 0
 	for i := len(bufs); i < len(p.items); i++ {

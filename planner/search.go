@@ -647,9 +647,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		// the piece would be: no cuts, no renewal route (their goroutines
 		// starve the renewal route beside these cuts on two cores); the
 		// piece itself starts from its placement.
-		lb := searchLB(sub)
-		_, unit := unitSizes(sub, lb)
-		red, expand := pairMerge(sub, unit, 1)
+		red, expand := pairMerge(sub, 1)
 		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d: ", len(red))}
