@@ -73,10 +73,12 @@ func TestBoundaryMergeTilesP2000Seed3(t *testing.T) {
 }
 
 // TestBoundaryRouteReachesLB: with the flow searches on (budgets of
-// flowMinBudget and more), the search runs the boundary route, which
-// places the largest part in time of packable p2000 of seed 3 at LB
-// (TestBoundaryMergeTilesP2000Seed3), and the cuts and the renewal route
-// end early.
+// flowMinBudget and more) and without pair merges (which keep a large
+// piece from starting the routes: pieceSearch), the search runs the
+// boundary route, which places the largest part in time of packable
+// p2000 of seed 3 at LB (TestBoundaryMergeTilesP2000Seed3), and the cuts
+// and the renewal route end early. With the merges, the cuts' own
+// re-merged piece (remerge.go) reaches LB there too.
 func TestBoundaryRouteReachesLB(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("seconds of flow searches; skipped under -short and -race")
@@ -90,9 +92,15 @@ func TestBoundaryRouteReachesLB(t *testing.T) {
 		sub[j] = bufs[i]
 		sub[j].ID = int64(j)
 	}
-	res, err := search(context.Background(), sub, SearchConfig{flowBands: true}, flowMinBudget, 0)
+	res, err := search(context.Background(), sub, SearchConfig{flowBands: true, noMerge: true}, flowMinBudget, 0)
 	require.NoError(t, err)
 	assert.Equal(t, res.LB, res.Arena)
 	assert.True(t, res.Optimal)
 	assert.Equal(t, "search/boundaries", res.Method)
+
+	res, err = search(context.Background(), sub, SearchConfig{flowBands: true}, flowMinBudget, 0)
+	require.NoError(t, err)
+	assert.Equal(t, res.LB, res.Arena)
+	assert.True(t, res.Optimal)
+	assert.Equal(t, "search/cuts", res.Method)
 }

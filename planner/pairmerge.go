@@ -75,6 +75,7 @@ type pmGroup struct {
 	ends, sts []int // boundary: the items ending there, starting there
 	class     int   // rival class it is listed in (0: none)
 	pos       int   // its position in that class
+	dead      bool  // left empty and forgotten (file)
 }
 
 // mult is the number of rivals of the group's pairs, for the order: a
@@ -95,7 +96,11 @@ type pairMerger struct {
 	groups  map[pmKey]*pmGroup
 	classes [pmMaxMult + 1][]*pmGroup
 	rng     *rand.Rand
-	n       int // the original buffers: items 0..n-1
+	n       int           // the original buffers: items 0..n-1
+	live    []int         // the items no merge took (in no order)
+	pos     []int         // each item's index in live, -1 when not there
+	gs      [][3]*pmGroup // each item's groups as file last found them
+	skip    float64       // the chance that a step starts at a random class (remerge)
 }
 
 // pairMerge returns bufs (a perfect instance)
@@ -118,33 +123,20 @@ func newPairMerger(bufs []Buffer, seed uint64) *pairMerger {
 	return p
 }
 
-// roots returns the items no merge took, sorted by start, end and size.
-func (p *pairMerger) roots() []int {
-	alive := make([]bool, len(p.items))
-	for i := range p.items {
-		alive[i] = true
-	}
-	for _, it := range p.items {
-		if it.a >= 0 {
-			alive[it.a], alive[it.b] = false, false
-		}
-	}
-	var roots []int
-	for i, ok := range alive {
-		if ok {
-			roots = append(roots, i)
-		}
-	}
+// reduced returns the reduced instance and its expansion (pairMerge).
+func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
+	return p.reducedFrom(p.live)
+}
+
+// reducedFrom is reduced with the given items as the reduced instance's
+// buffers (items no merge took at some point, sorted here as roots
+// sorts them).
+func (p *pairMerger) reducedFrom(live []int) ([]Buffer, func([]int64) []int64) {
+	roots := slices.Clone(live)
 	slices.SortFunc(roots, func(x, y int) int {
 		a, b := p.items[x], p.items[y]
 		return cmp.Or(cmp.Compare(a.s, b.s), cmp.Compare(a.e, b.e), cmp.Compare(a.h, b.h), cmp.Compare(x, y))
 	})
-	return roots
-}
-
-// reduced returns the reduced instance and its expansion (pairMerge).
-func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
-	roots := p.roots()
 	red := make([]Buffer, len(roots))
 	for k, i := range roots {
 		it := p.items[i]
@@ -192,19 +184,47 @@ func (p *pairMerger) keys(i int) (span, end, start *pmGroup) {
 // add appends an item and lists it in its groups.
 func (p *pairMerger) add(it pmItem) {
 	p.items = append(p.items, it)
-	p.file(len(p.items)-1, func(l []int, i int) []int { return append(l, i) })
+	p.pos = append(p.pos, -1)
+	p.gs = append(p.gs, [3]*pmGroup{})
+	p.refile(len(p.items) - 1)
 }
 
-// drop takes item i out of its groups.
-func (p *pairMerger) drop(i int) { p.file(i, remove) }
+// refile lists item i in its groups again (and as live).
+func (p *pairMerger) refile(i int) {
+	p.pos[i] = len(p.live)
+	p.live = append(p.live, i)
+	p.file(i, func(l []int, i int) []int { return append(l, i) })
+}
+
+// drop takes item i out of its groups (and out of live).
+func (p *pairMerger) drop(i int) {
+	last := p.live[len(p.live)-1]
+	p.live[p.pos[i]], p.pos[last] = last, p.pos[i]
+	p.live, p.pos[i] = p.live[:len(p.live)-1], -1
+	p.file(i, remove)
+}
 
 // file applies f to item i's list in each of its three groups (add or
 // remove) and moves the groups to their new rival classes.
 func (p *pairMerger) file(i int, f func([]int, int) []int) {
-	span, end, start := p.keys(i)
+	gs := &p.gs[i]
+	if gs[0] == nil || gs[0].dead || gs[1].dead || gs[2].dead {
+		gs[0], gs[1], gs[2] = p.keys(i)
+	}
+	span, end, start := gs[0], gs[1], gs[2]
 	span.items, end.ends, start.sts = f(span.items, i), f(end.ends, i), f(start.sts, i)
-	for _, g := range []*pmGroup{span, end, start} {
+	for _, g := range gs {
 		p.reclass(g)
+	}
+}
+
+// sweep forgets the groups left empty (remerge makes many).
+func (p *pairMerger) sweep() {
+	for k, g := range p.groups {
+		if len(g.items)+len(g.ends)+len(g.sts) == 0 {
+			delete(p.groups, k)
+			g.dead = true
+		}
 	}
 }
 
@@ -239,7 +259,21 @@ func (p *pairMerger) reclass(g *pmGroup) {
 // step merges one pair of the lowest rival class (a random group of it,
 // a random pair of that), or reports false when no pair is left.
 func (p *pairMerger) step() bool {
-	for c := 1; c <= pmMaxMult; c++ {
+	first := 1
+	if p.skip > 0 && p.rng.Float64() < p.skip {
+		// Start at a random one of the classes with pairs.
+		n := 0
+		for c := 1; c <= pmMaxMult; c++ {
+			if len(p.classes[c]) > 0 {
+				n++
+				if p.rng.IntN(n) == 0 {
+					first = c
+				}
+			}
+		}
+	}
+	for k := range pmMaxMult {
+		c := (first-1+k)%pmMaxMult + 1
 		l := p.classes[c]
 		if len(l) == 0 {
 			continue

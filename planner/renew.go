@@ -288,8 +288,9 @@ type srchRoute struct {
 const boundShare = 4
 
 // renewal finds the renewal blocks, once, when the cuts first leave a
-// piece without a band (the search strategy only: not under a work cap,
-// nor in a route's own search), by the deadline. Then the routes start,
+// piece without a band that is too small to merge (pieceSearch; the
+// search strategy only: not under a work cap, nor in a route's own
+// search), by the deadline. Then the routes start,
 // each on a goroutine of its own, until the deadline: where there are
 // renewal blocks, the search on the instance with them; and with the flow
 // searches on (flowBands), the boundary blocks (boundmerge.go) of that

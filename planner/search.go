@@ -631,10 +631,22 @@ func (m *srchMin) cutPlacement() []int64 {
 // without a cut gets the search, without cuts, under its share of nine
 // tenths of the time left (guilShares). On packable p5000 the 4,916
 // buffers beside its first band are the only such piece, and half the
-// time left gave them too little (docs/BENCHMARKS.md, issue 18). The
-// first such piece starts the renewal route (renewal).
+// time left gave them too little (docs/BENCHMARKS.md, issue 18).
+//
+// A piece of pairMergeMin buffers or more is merged first (remerge.go):
+// half its time goes to the merged piece, remergeShare percent of that
+// to re-merging, the rest to searching the merged piece as the piece
+// would be (no cuts, no renewal route); the piece itself then starts
+// from that placement. Such a piece does not start the renewal route
+// (renewal): on two cores the route's search starved the merged piece's,
+// and the route lost more on packable p5000 and other large instances
+// than it gained (docs/BENCHMARKS.md, issue 18). Any other piece starts
+// it, the first one to come.
 func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
-	m.renewal()
+	merge := !m.noMerge && len(sub) >= pairMergeMin
+	if !merge {
+		m.renewal()
+	}
 	budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
 	cfg := SearchConfig{noCuts: true, end: m.end}
 	part := fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))
@@ -642,17 +654,16 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		cfg.Progress = &partProgress{w: m.progress, part: part}
 	}
 	start := time.Now()
-	if !m.noMerge && len(sub) >= pairMergeMin {
-		// Half the time to the merged piece (pairmerge.go), searched as
-		// the piece would be: no cuts, no renewal route (their goroutines
-		// starve the renewal route beside these cuts on two cores); the
-		// piece itself starts from its placement.
-		red, expand := pairMerge(sub, 1)
+	if merge {
+		half := max(budget/2, time.Millisecond)
+		rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
+		red, expand, iters := remerge(rctx, sub, 1, remergeIters*len(sub))
+		cancel()
 		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
 		if m.progress != nil {
-			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d: ", len(red))}
+			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
-		if res, err := search(m.cutsContext(), red, mcfg, max(budget/2, time.Millisecond), 0); err == nil {
+		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
 			cfg.Initial, cfg.InitialMethod = expand(res.Offsets), "merged"
 		}
 	}

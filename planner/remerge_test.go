@@ -1,0 +1,115 @@
+package planner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/memplan/memplan/internal/dsagen"
+)
+
+// remergeExample is remerge.go's example: a, b, c, d, e, f.
+func remergeExample() []Buffer {
+	return []Buffer{
+		{ID: 0, Start: 0, End: 1, Size: 1}, {ID: 1, Start: 0, End: 1, Size: 1},
+		{ID: 2, Start: 0, End: 2, Size: 2}, {ID: 3, Start: 1, End: 2, Size: 1},
+		{ID: 4, Start: 1, End: 4, Size: 1}, {ID: 5, Start: 2, End: 4, Size: 3},
+	}
+}
+
+// TestRemergeWorkedExample: the first pass sticks at five items (a and b
+// stacked); re-merging reaches one, and its placement is a tiling at LB.
+func TestRemergeWorkedExample(t *testing.T) {
+	bufs := remergeExample()
+	lb := LowerBound(bufs)
+	require.Equal(t, int64(4), lb)
+	require.True(t, isPerfect(bufs, lb))
+	for seed := uint64(1); seed <= 20; seed++ {
+		red, _ := pairMerge(bufs, seed)
+		require.Len(t, red, 5, "seed %d", seed)
+		assert.Contains(t, red, Buffer{ID: 0, Start: 0, End: 1, Size: 2}, "a and b stacked")
+		red, expand, iters := remerge(context.Background(), bufs, seed, 100)
+		require.Equal(t, []Buffer{{ID: 0, Start: 0, End: 4, Size: 4}}, red, "seed %d", seed)
+		assert.Less(t, iters, 100)
+		off := expand([]int64{0})
+		require.NoError(t, VerifyPlacement(bufs, off))
+		assert.Equal(t, lb, ArenaSize(bufs, off))
+		// a continues into d and b into e, or the other way round.
+		assert.True(t, (off[0] == off[3] && off[1] == off[4]) || (off[0] == off[4] && off[1] == off[3]), "seed %d: %v", seed, off)
+	}
+	// Without re-merges it is the first pass.
+	red, _, iters := remerge(context.Background(), bufs, 1, 0)
+	assert.Len(t, red, 5)
+	assert.Zero(t, iters)
+}
+
+// TestRemergeExpands: as TestPairMergeExpands, after re-merges: the same
+// live totals, perfect where the original is, and any placement of the
+// reduced instance expands to a valid one with the same arena.
+func TestRemergeExpands(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var bufs []Buffer
+		if rapid.Bool().Draw(t, "packable") {
+			n := rapid.IntRange(2, 200).Draw(t, "n")
+			bufs = blockBuffers(dsagen.Packable(n, packableCapacity, rapid.Uint64().Draw(t, "seed")))
+		} else {
+			n := rapid.IntRange(1, 40).Draw(t, "n")
+			for i := range n {
+				s := rapid.Int64Range(0, 12).Draw(t, "start")
+				bufs = append(bufs, Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 4).Draw(t, "len"), Size: 64 * rapid.Int64Range(1, 4).Draw(t, "size")})
+			}
+		}
+		lb := LowerBound(bufs)
+		first, _ := pairMerge(bufs, 7)
+		red, expand, _ := remerge(context.Background(), bufs, 7, rapid.IntRange(0, 300).Draw(t, "iters"))
+		require.LessOrEqual(t, len(red), len(first))
+		require.Equal(t, lb, LowerBound(red))
+		if isPerfect(bufs, lb) {
+			require.True(t, isPerfect(red, lb))
+		}
+		ro := portfolioOffsets(red)
+		require.NoError(t, VerifyPlacement(red, ro))
+		off := expand(ro)
+		require.NoError(t, VerifyPlacement(bufs, off))
+		require.Equal(t, ArenaSize(red, ro), ArenaSize(bufs, off))
+	})
+}
+
+// TestRemergeStopsWithCtx: a cancelled context stops the re-merges at
+// once, leaving the first pass.
+func TestRemergeStopsWithCtx(t *testing.T) {
+	bufs := blockBuffers(dsagen.Packable(500, packableCapacity, 3))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	red, _, iters := remerge(ctx, bufs, 1, 1000)
+	first, _ := pairMerge(bufs, 1)
+	assert.Zero(t, iters)
+	assert.Equal(t, first, red)
+}
+
+// TestRemergeDeterministic: one seed and one number of re-merges, one
+// reduced instance.
+func TestRemergeDeterministic(t *testing.T) {
+	bufs := blockBuffers(dsagen.Packable(1000, packableCapacity, 2))
+	a, _, _ := remerge(context.Background(), bufs, 1, 500)
+	b, _, _ := remerge(context.Background(), bufs, 1, 500)
+	require.Equal(t, a, b)
+}
+
+// TestRemergeP5000: re-merging packable p5000 a thousand times leaves far
+// fewer items than the first pass (935):
+//
+//	go test ./planner -run TestRemergeP5000 -v
+func TestRemergeP5000(t *testing.T) {
+	bufs := blockBuffers(dsagen.Packable(5000, packableCapacity, 1))
+	first, _ := pairMerge(bufs, 1)
+	red, _, iters := remerge(context.Background(), bufs, 1, 1000)
+	t.Logf("p5000: first pass %d items, after %d re-merges %d", len(first), iters, len(red))
+	require.Equal(t, 935, len(first))
+	assert.Equal(t, 1000, iters)
+	assert.Less(t, len(red), 700)
+	assert.Greater(t, len(red), 1)
+}
