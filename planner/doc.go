@@ -49,8 +49,11 @@
 // buffers or more is first searched, for half its time, with pairs that
 // could be neighbours merged, pairmerge.go: two of one lifespan stacked,
 // two of one size where one ends as the other starts, the pairs with the
-// fewest rivals first, and the piece itself starts from that placement;
-// not in the renewal routes below).
+// fewest rivals first; then re-merged, remerge.go: merged items split
+// back over a random stretch of time and merged again, differently,
+// kept when fewer are left; and the piece itself starts from that
+// placement. Such a piece does not start the renewal route below, and
+// the routes' own pieces are not merged).
 // Where pieces are left
 // and tall bands show by their renewals (renew.go: a band's height is a
 // subset sum of the sizes ending and of those starting at its cuts in

@@ -18,11 +18,11 @@ package planner
 // chance remergeTemper / d when it leaves d more (so the search does not
 // stick); the fewest items seen are what it returns.
 //
-// Fewer items mean fewer wrong guesses left standing, and the search
-// places the reduced instance better: on packable instances of 2,000 and
-// 5,000 buffers the search strategy comes much closer to LB with
-// re-merging than with one pass (docs/BENCHMARKS.md, issue 18;
-// TestRemergeP5000 counts the items).
+// The search places the smaller instance better. With re-merging, the
+// search strategy came closer to LB under 10 s on most of the large
+// packable instances measured, p5000 among them, and reached LB on two;
+// one ended higher (docs/BENCHMARKS.md, issue 18). TestRemergeP5000
+// counts the items.
 //
 // Example (TestRemergeWorkedExample): a [0,1) 1 B, b [0,1) 1 B, c [0,2)
 // 2 B, d [1,2) 1 B, e [1,4) 1 B, f [2,4) 3 B; live total 4. The first
