@@ -42,30 +42,43 @@ func TestPairMergeWorkedExample(t *testing.T) {
 // instances it is perfect at the same LB.
 func TestPairMergeExpands(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var bufs []Buffer
-		if rapid.Bool().Draw(t, "packable") {
-			n := rapid.IntRange(2, 300).Draw(t, "n")
-			bufs = blockBuffers(dsagen.Packable(n, packableCapacity, rapid.Uint64().Draw(t, "seed")))
-		} else {
-			n := rapid.IntRange(1, 60).Draw(t, "n")
-			for i := range n {
-				s := rapid.Int64Range(0, 12).Draw(t, "start")
-				bufs = append(bufs, Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 4).Draw(t, "len"), Size: 64 * rapid.Int64Range(1, 4).Draw(t, "size")})
-			}
-		}
-		lb := LowerBound(bufs)
+		bufs := drawMergeInstance(t)
 		red, expand := pairMerge(bufs, rapid.Uint64().Draw(t, "mseed"))
-		require.LessOrEqual(t, len(red), len(bufs))
-		require.Equal(t, lb, LowerBound(red))
-		if isPerfect(bufs, lb) {
-			require.True(t, isPerfect(red, lb))
-		}
-		ro := portfolioOffsets(red)
-		require.NoError(t, VerifyPlacement(red, ro))
-		off := expand(ro)
-		require.NoError(t, VerifyPlacement(bufs, off))
-		require.Equal(t, ArenaSize(red, ro), ArenaSize(bufs, off))
+		requireReduced(t, bufs, red, expand)
 	})
+}
+
+// drawMergeInstance draws a packable instance of up to 300 buffers or a
+// random small one (the merges' property tests).
+func drawMergeInstance(t *rapid.T) []Buffer {
+	if rapid.Bool().Draw(t, "packable") {
+		n := rapid.IntRange(2, 300).Draw(t, "n")
+		return blockBuffers(dsagen.Packable(n, packableCapacity, rapid.Uint64().Draw(t, "seed")))
+	}
+	var bufs []Buffer
+	n := rapid.IntRange(1, 60).Draw(t, "n")
+	for i := range n {
+		s := rapid.Int64Range(0, 12).Draw(t, "start")
+		bufs = append(bufs, Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 4).Draw(t, "len"), Size: 64 * rapid.Int64Range(1, 4).Draw(t, "size")})
+	}
+	return bufs
+}
+
+// requireReduced checks a reduced instance of bufs: no more buffers, the
+// same LB, perfect where bufs is, and a placement of it expands to a
+// valid placement of bufs with the same arena.
+func requireReduced(t *rapid.T, bufs, red []Buffer, expand func([]int64) []int64) {
+	lb := LowerBound(bufs)
+	require.LessOrEqual(t, len(red), len(bufs))
+	require.Equal(t, lb, LowerBound(red))
+	if isPerfect(bufs, lb) {
+		require.True(t, isPerfect(red, lb))
+	}
+	ro := portfolioOffsets(red)
+	require.NoError(t, VerifyPlacement(red, ro))
+	off := expand(ro)
+	require.NoError(t, VerifyPlacement(bufs, off))
+	require.Equal(t, ArenaSize(red, ro), ArenaSize(bufs, off))
 }
 
 // TestPairMergeDeterministic: one seed, one reduced instance.

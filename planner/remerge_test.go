@@ -51,30 +51,11 @@ func TestRemergeWorkedExample(t *testing.T) {
 // reduced instance expands to a valid one with the same arena.
 func TestRemergeExpands(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var bufs []Buffer
-		if rapid.Bool().Draw(t, "packable") {
-			n := rapid.IntRange(2, 200).Draw(t, "n")
-			bufs = blockBuffers(dsagen.Packable(n, packableCapacity, rapid.Uint64().Draw(t, "seed")))
-		} else {
-			n := rapid.IntRange(1, 40).Draw(t, "n")
-			for i := range n {
-				s := rapid.Int64Range(0, 12).Draw(t, "start")
-				bufs = append(bufs, Buffer{ID: int64(i), Start: s, End: s + rapid.Int64Range(1, 4).Draw(t, "len"), Size: 64 * rapid.Int64Range(1, 4).Draw(t, "size")})
-			}
-		}
-		lb := LowerBound(bufs)
+		bufs := drawMergeInstance(t)
 		first, _ := pairMerge(bufs, 7)
 		red, expand, _ := remerge(context.Background(), bufs, 7, rapid.IntRange(0, 300).Draw(t, "iters"))
 		require.LessOrEqual(t, len(red), len(first))
-		require.Equal(t, lb, LowerBound(red))
-		if isPerfect(bufs, lb) {
-			require.True(t, isPerfect(red, lb))
-		}
-		ro := portfolioOffsets(red)
-		require.NoError(t, VerifyPlacement(red, ro))
-		off := expand(ro)
-		require.NoError(t, VerifyPlacement(bufs, off))
-		require.Equal(t, ArenaSize(red, ro), ArenaSize(bufs, off))
+		requireReduced(t, bufs, red, expand)
 	})
 }
 
