@@ -23,9 +23,10 @@ package planner
 // search does better on the merged piece than on the piece itself on
 // many large packable instances, though not on all, so pieceSearch (the
 // cuts' pieces; not in the renewal routes, where the result came to
-// depend on the merge seed) gives the merged piece half of the piece's
-// time and the piece itself the rest, starting from the merged piece's
-// placement (docs/BENCHMARKS.md, issue 18).
+// depend on the merge seed) gives the merged piece, re-merged first
+// (remerge.go), half of the piece's time and the piece itself the rest,
+// starting from the merged piece's placement (docs/BENCHMARKS.md, issue
+// 18).
 //
 // Example (TestPairMergeWorkedExample): a [0,2) 2 B, b [0,1) 1 B, c [0,1)
 // 1 B, d [1,2) 2 B; live total 4. At step 1 b and c end and d starts, but
@@ -75,7 +76,7 @@ type pmGroup struct {
 	ends, sts []int // boundary: the items ending there, starting there
 	class     int   // rival class it is listed in (0: none)
 	pos       int   // its position in that class
-	dead      bool  // left empty and forgotten (file)
+	dead      bool  // left empty and forgotten (sweep)
 }
 
 // mult is the number of rivals of the group's pairs, for the order: a
@@ -129,8 +130,8 @@ func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
 }
 
 // reducedFrom is reduced with the given items as the reduced instance's
-// buffers (items no merge took at some point, sorted here as roots
-// sorts them).
+// buffers (items no merge took at some point), sorted by start, end,
+// size and item.
 func (p *pairMerger) reducedFrom(live []int) ([]Buffer, func([]int64) []int64) {
 	roots := slices.Clone(live)
 	slices.SortFunc(roots, func(x, y int) int {

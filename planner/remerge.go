@@ -92,7 +92,7 @@ func remerge(ctx context.Context, bufs []Buffer, seed uint64, iters int) ([]Buff
 		depth := 1 + rng.IntN(remergeDepths)
 		removed, pieces = removed[:0], pieces[:0]
 		for _, r := range prev {
-			if it := p.items[r]; it.s < r0.e && it.e > r0.s && it.a >= 0 {
+			if x := p.items[r]; x.s < r0.e && x.e > r0.s && x.a >= 0 {
 				removed = append(removed, r)
 			}
 		}
