@@ -70,9 +70,11 @@ func TestGuilBandIsBand(t *testing.T) {
 		if timeParts(bs) != nil {
 			t.Skip("a cut in time: no band needed")
 		}
-		b := newGuilBand(g, set, lb, 1<<40)
+		// The node limit the cuts give a band: an unbounded search can run
+		// past CI's 30 min (TestGuilBandStopsAtLimit's instance).
+		b := newGuilBand(g, set, lb, max(guilBandNodes*int64(len(set)), guilBandMin))
 		if !b.run() {
-			return // a single buffer, or spans only
+			return // a single buffer, spans only, or none within the limit
 		}
 		in := map[int]bool{}
 		var band, rest []Buffer
@@ -193,6 +195,20 @@ func TestGuilLinksSound(t *testing.T) {
 			require.Equalf(t, strip(b.clsOf[k]), strip(k), "buffer %d linked to %d across a strip line", k, b.clsOf[k])
 		}
 	})
+}
+
+// TestGuilBandStopsAtLimit: on the packable instance that kept
+// TestGuilBandIsBand running past CI's 30 min under a limit of 2^40
+// nodes, the band search stops at the limit the cuts give it and reports
+// no band.
+func TestGuilBandStopsAtLimit(t *testing.T) {
+	bs := blockBuffers(dsagen.Packable(80, 1<<12, 182993657))
+	g := &guilSearch{ctx: context.Background(), bufs: bs}
+	limit := max(guilBandNodes*int64(len(bs)), guilBandMin)
+	b := newGuilBand(g, identity(len(bs)), LowerBound(bs), limit)
+	assert.False(t, b.run())
+	assert.LessOrEqual(t, g.nodes, limit+1)
+	assert.Greater(t, g.nodes, limit/2, "the search spent its limit")
 }
 
 // TestGuilFluidWorkedExample is guilfluid.go's example.
