@@ -160,10 +160,7 @@ type SearchConfig struct {
 	// noRenew: no renewal blocks (renew.go); the route's own search and
 	// BenchmarkPackableRenewal's "before" set it.
 	noRenew bool
-	// topFirst: without cuts, top repair (toprepair.go) first, from
-	// Initial (pieceSearch, on a merged piece's placement).
-	topFirst bool
-	end      time.Time // the end of the whole Search's budget (Search sets it)
+	end     time.Time // the end of the whole Search's budget (Search sets it)
 	// flowBands: the cuts and the renewal blocks try the flow band search
 	// (flowband.go) where the band search finds nothing, and the boundary
 	// blocks' route runs (renewal); Search sets it for budgets of
@@ -226,7 +223,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 		// The renewal route (renew.go) writes from a goroutine of its own.
 		progress = &syncWriter{w: progress}
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, topFirst: cfg.topFirst, end: cfg.end, flowBands: cfg.flowBands}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, end: cfg.end, flowBands: cfg.flowBands}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -273,7 +270,6 @@ type srchMin struct {
 	noCuts    bool         // no guillotine cuts (SearchConfig.noCuts)
 	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
 	noMerge   bool         // no pair merges (SearchConfig.noMerge)
-	topFirst  bool         // top repair first (SearchConfig.topFirst)
 	flowBands bool         // the flow band search too (SearchConfig.flowBands)
 	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
 	// cutsCtx is the context of cuts (cutsContext); a renewal route that
@@ -339,8 +335,7 @@ func (m *srchMin) run() {
 	if perfect {
 		// Every step at LB: cuts (guillotine.go) first, then (search
 		// strategy) the renewal blocks' route (renew.go) and top repair
-		// (toprepair.go), then the tiling search (perfect.go); without
-		// cuts, top repair first only when asked (topFirst). Under a
+		// (toprepair.go), then the tiling search (perfect.go). Under a
 		// work cap (auto) the cuts' placement is taken at once only at
 		// LB; otherwise it waits for the end of the run, which goes on
 		// from the placement it had: the exact search's bisection under
@@ -348,11 +343,6 @@ func (m *srchMin) run() {
 		// seeds 3 and 4, docs/BENCHMARKS.md), and this way auto is
 		// never worse than without the cuts.
 		switch {
-		case m.noCuts && m.topFirst:
-			m.topRepair(free)
-			if m.arena <= m.lb {
-				return
-			}
 		case m.noCuts:
 		case m.workCap == 0:
 			if m.renewed(m.cuts()) {
@@ -647,9 +637,7 @@ func (m *srchMin) cutPlacement() []int64 {
 // half its time goes to the merged piece, remergeShare percent of that
 // to re-merging, the rest to searching the merged piece as the piece
 // would be (no cuts, no renewal route); the piece itself then starts
-// from that placement, with top repair first (toprepair.go, topFirst):
-// the piece's own search added nothing on packable p5000 from the merged
-// piece's placement, where top repair lowers it. Such a piece does not start the renewal route
+// from that placement. Such a piece does not start the renewal route
 // (renewal): on two cores the route's search starved the merged piece's,
 // and the route lost more on packable p5000 and other large instances
 // than it gained (docs/BENCHMARKS.md, issue 18). Any other piece starts
@@ -660,7 +648,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		m.renewal()
 	}
 	budget := time.Duration(float64(time.Until(m.deadline)) * share * 9 / 10)
-	cfg := SearchConfig{noCuts: true, end: m.end, topFirst: merge}
+	cfg := SearchConfig{noCuts: true, end: m.end}
 	part := fmt.Sprintf("cuts: a piece without a band (%d buffers): ", len(sub))
 	if m.progress != nil {
 		cfg.Progress = &partProgress{w: m.progress, part: part}
