@@ -8,13 +8,19 @@ package planner
 // a stack (capacity cuts: children bottom to top, all of the node's
 // lifespan) or a sequence (time cuts: children in time, all of its
 // height). A stack's children can be put in any order and the tiling
-// stays one at LB; a sequence's cannot. So a merged item is right, that
-// is some tiling at LB has its members arranged as it has them, when its
-// members are a node's buffers, or those of several children of a stack,
-// or of a run of adjacent children of a sequence. Stacking two buffers
-// that the generator put apart can be right: a and c of a stack a, b, c
-// (b cut again in time) are apart in the generator's tiling but next to
-// each other in a, c, b.
+// stays one at LB; a sequence's cannot. A merged item is right when some
+// tiling at LB has its members arranged as it has them. rightItem shows
+// an item right when its members are a node's buffers, or those of
+// several children of a stack, or of a run of adjacent children of a
+// sequence. Stacking two buffers that the generator put apart can be
+// right: a and c of a stack a, b, c (b cut again in time) are apart in
+// the generator's tiling but next to each other in a, c, b.
+//
+// It shows items right; it does not prove the others wrong. Swapping
+// twins (buffers of one start, end and size) makes more items right
+// (shapeIndex, mergeshape_test.go, counts those too); so can reordering
+// two stacks side by side so that children of each line up, or another
+// tree of the same tiling (TestShapeIndexWorkedExample).
 
 import (
 	"cmp"
@@ -167,22 +173,6 @@ func itemMembers(red []Buffer, expand func([]int64) []int64) [][]int {
 	return members
 }
 
-// wrongItems counts the reduced instance's wrong items and the share of
-// its area they hold.
-func wrongItems(leaf []*genNode, red []Buffer, expand func([]int64) []int64) (int, float64) {
-	var all, bad int64
-	wrong := 0
-	for k, m := range itemMembers(red, expand) {
-		a := red[k].Size * (red[k].End - red[k].Start)
-		all += a
-		if !rightItem(leaf, m) {
-			wrong++
-			bad += a
-		}
-	}
-	return wrong, float64(bad) / float64(all)
-}
-
 // TestRightItemWorkedExample is the example above: a, b, c stacked over
 // [0,4), b cut at step 2 into b1 and b2, and d after them all. {a, c} is
 // right, {b1, b2} and {a, b1, b2, c} are; {a, b1} is not (b2 would be
@@ -219,26 +209,46 @@ func TestRightItemWorkedExample(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// TestMergeRightnessP5000: on p5000, the share of the merged area that
-// wrong items hold, after the first pass and after re-merging. The
-// first pass leaves many wrong items, but small ones; re-merging leaves
-// fewer items, and wrong ones hold much more of the area: it joins the
-// small wrong items into large ones. Run with -v for the figures.
+// TestMergeRightnessP5000: on p5000, how much of the merged area the
+// items not shown right hold, after the first pass and after re-merging,
+// by rightItem and up to twins (shapeIndex). The first pass leaves many
+// such items, but small ones; re-merging leaves fewer items, and those
+// not shown right hold much more of the area: it joins small ones into
+// large ones. Run with -v for the figures.
 func TestMergeRightnessP5000(t *testing.T) {
 	blocks := dsagen.Packable(5000, packableCapacity, 1)
 	root, leaf, ok := genTree(blocks)
 	require.True(t, ok)
 	require.True(t, root.stack)
 	assert.Len(t, root.children, 5, "p5000's five strips")
+	twins := newShapeIndex(blocks, root)
 	bufs := blockBuffers(blocks)
+	measure := func(what string, red []Buffer, expand func([]int64) []int64) (float64, float64) {
+		var all, byItem, byShape int64
+		nItem, nShape := 0, 0
+		for k, m := range itemMembers(red, expand) {
+			a := red[k].Size * (red[k].End - red[k].Start)
+			all += a
+			if !rightItem(leaf, m) {
+				nItem++
+				byItem += a
+			}
+			if !twins.right(m) {
+				nShape++
+				byShape += a
+			}
+		}
+		t.Logf("p5000, %s: %d items; not shown right: %d holding %.1f%% of the area, up to twins %d holding %.1f%%",
+			what, len(red), nItem, 100*float64(byItem)/float64(all), nShape, 100*float64(byShape)/float64(all))
+		assert.LessOrEqual(t, nShape, nItem, "twins only add right items")
+		return float64(byItem) / float64(all), float64(byShape) / float64(all)
+	}
 	first, expand := pairMerge(bufs, 1)
-	w1, s1 := wrongItems(leaf, first, expand)
-	t.Logf("p5000, first pass: %d items, %d wrong, %.1f%% of the area", len(first), w1, 100*s1)
-	assert.Greater(t, w1, len(first)/3)
-	assert.Less(t, s1, 0.1)
-
+	i1, s1 := measure("first pass", first, expand)
+	assert.Less(t, i1, 0.1)
 	red, expand, iters := remerge(context.Background(), bufs, 1, 1000)
-	w2, s2 := wrongItems(leaf, red, expand)
-	t.Logf("p5000, after %d re-merges: %d items, %d wrong, %.1f%% of the area", iters, len(red), w2, 100*s2)
-	assert.Greater(t, s2, 2*s1, "re-merging joins wrong items into large ones")
+	require.Equal(t, 1000, iters)
+	i2, s2 := measure("after 1,000 re-merges", red, expand)
+	assert.Greater(t, i2, 2*i1, "re-merging joins small items not shown right into large ones")
+	assert.Greater(t, s2, 2*s1)
 }

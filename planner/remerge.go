@@ -22,11 +22,12 @@ package planner
 // search strategy came closer to LB under 10 s on most of the large
 // packable instances measured, p5000 among them, and reached LB on two;
 // one ended higher (docs/BENCHMARKS.md, issue 18). TestRemergeP5000
-// counts the items. The price is in which items are wrong (no tiling at
-// LB holds their members as they are merged; mergeright_test.go): on
-// p5000 the first pass's wrong items are small, 8% of the area, and
-// re-merging joins them into large ones, 55% of the area after 1,000
-// iterations (TestMergeRightnessP5000).
+// counts the items. The price is in the items no tiling at LB may hold
+// as merged: on p5000 the first pass's items that the generator's tiling
+// does not show right (mergeright_test.go) are small, 8% of the area;
+// after 1,000 iterations re-merging has joined them into large ones,
+// 23% of the area with twin buffers swapped, 55% without
+// (TestMergeRightnessP5000).
 //
 // Example (TestRemergeWorkedExample): a [0,1) 1 B, b [0,1) 1 B, c [0,2)
 // 2 B, d [1,2) 1 B, e [1,4) 1 B, f [2,4) 3 B; live total 4. The first
