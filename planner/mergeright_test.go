@@ -107,8 +107,8 @@ func genParts(ids []int, span func(int) (int64, int64)) [][]int {
 	return parts
 }
 
-// rightItem reports whether members (blocks) make a right item (see
-// above).
+// rightItem reports whether the tree shows members (blocks) to make a
+// right item (see above); false means not shown, not wrong.
 func rightItem(leaf []*genNode, members []int) bool {
 	depth := func(n *genNode) int {
 		d := 0
