@@ -656,8 +656,15 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	start := time.Now()
 	if merge {
 		half := max(budget/2, time.Millisecond)
-		if off := m.mergedSearch(sub, part, start.Add(half)); off != nil {
-			cfg.Initial, cfg.InitialMethod = off, "merged"
+		rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
+		red, expand, iters := remerge(rctx, sub, 1, remergeIters*len(sub))
+		cancel()
+		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
+		if m.progress != nil {
+			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
+		}
+		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
+			cfg.Initial, cfg.InitialMethod = expand(res.Offsets), "merged"
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
@@ -665,40 +672,6 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		return stackOffsets(sub)
 	}
 	return res.Offsets
-}
-
-// mergedSeeds are the re-merging seeds mergedSearch runs side by side.
-var mergedSeeds = []uint64{1, 2}
-
-// mergedSearch re-merges sub (remerge.go) from each of mergedSeeds at
-// once, one goroutine each, searches each reduced instance until end, and
-// returns the expansion of the lowest placement (the first seed's on a
-// tie), or nil when no search returned one.
-func (m *srchMin) mergedSearch(sub []Buffer, part string, end time.Time) []int64 {
-	offs := make([][]int64, len(mergedSeeds))
-	var wg sync.WaitGroup
-	for k, seed := range mergedSeeds {
-		wg.Go(func() {
-			rctx, cancel := context.WithTimeout(m.cutsContext(), time.Until(end)*remergeShare/100)
-			red, expand, iters := remerge(rctx, sub, seed, remergeIters*len(sub))
-			cancel()
-			mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
-			if m.progress != nil {
-				mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("seed %d merged to %d (%d re-merges): ", seed, len(red), iters)}
-			}
-			if res, err := search(m.cutsContext(), red, mcfg, max(time.Until(end), time.Millisecond), 0); err == nil {
-				offs[k] = expand(res.Offsets)
-			}
-		})
-	}
-	wg.Wait()
-	var best []int64
-	for _, off := range offs {
-		if off != nil && (best == nil || ArenaSize(sub, off) < ArenaSize(sub, best)) {
-			best = off
-		}
-	}
-	return best
 }
 
 // cutsContext is the cuts' context: m.ctx, or under cuts the one a
