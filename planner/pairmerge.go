@@ -133,11 +133,7 @@ func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
 // buffers (items no merge took at some point), sorted by start, end,
 // size and item.
 func (p *pairMerger) reducedFrom(live []int) ([]Buffer, func([]int64) []int64) {
-	roots := slices.Clone(live)
-	slices.SortFunc(roots, func(x, y int) int {
-		a, b := p.items[x], p.items[y]
-		return cmp.Or(cmp.Compare(a.s, b.s), cmp.Compare(a.e, b.e), cmp.Compare(a.h, b.h), cmp.Compare(x, y))
-	})
+	roots := p.sortedRoots(live)
 	red := make([]Buffer, len(roots))
 	for k, i := range roots {
 		it := p.items[i]
@@ -163,6 +159,17 @@ func (p *pairMerger) reducedFrom(live []int) ([]Buffer, func([]int64) []int64) {
 		return out
 	}
 	return red, expand
+}
+
+// sortedRoots returns live in the reduced instance's order: by start,
+// end, size and item.
+func (p *pairMerger) sortedRoots(live []int) []int {
+	roots := slices.Clone(live)
+	slices.SortFunc(roots, func(x, y int) int {
+		a, b := p.items[x], p.items[y]
+		return cmp.Or(cmp.Compare(a.s, b.s), cmp.Compare(a.e, b.e), cmp.Compare(a.h, b.h), cmp.Compare(x, y))
+	})
+	return roots
 }
 
 // group returns key's group, made if new.

@@ -67,6 +67,15 @@ const (
 // reduced instance with the fewest buffers it saw, its expansion
 // (pairMerge), and the iterations it made. With iters 0 it is pairMerge.
 func remerge(ctx context.Context, bufs []Buffer, seed uint64, iters int) ([]Buffer, func([]int64) []int64, int) {
+	p, best, it := remergeTree(ctx, bufs, seed, iters)
+	red, expand := p.reducedFrom(best)
+	return red, expand, it
+}
+
+// remergeTree is remerge's work: it returns the merger, whose items hold
+// every merge made, the items of the fewest seen (the reduced instance's
+// buffers, in no order), and the iterations made.
+func remergeTree(ctx context.Context, bufs []Buffer, seed uint64, iters int) (*pairMerger, []int, int) {
 	p := newPairMerger(bufs, seed)
 	for p.step() {
 	}
@@ -132,8 +141,7 @@ func remerge(ctx context.Context, bufs []Buffer, seed uint64, iters int) ([]Buff
 		}
 		p.items, p.pos, p.gs = p.items[:oldLen], p.pos[:oldLen], p.gs[:oldLen]
 	}
-	red, expand := p.reducedFrom(best)
-	return red, expand, it
+	return p, best, it
 }
 
 // split appends to out the parts of item r, depth levels down (r itself

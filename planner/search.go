@@ -657,14 +657,20 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	if merge {
 		half := max(budget/2, time.Millisecond)
 		rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
-		red, expand, iters := remerge(rctx, sub, 1, remergeIters*len(sub))
+		p, live, iters := remergeTree(rctx, sub, 1, remergeIters*len(sub))
 		cancel()
+		roots := p.sortedRoots(live)
+		red := refineBuffers(p, roots)
 		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
 		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
-			cfg.Initial, cfg.InitialMethod = expand(res.Offsets), "merged"
+			var w io.Writer
+			if m.progress != nil {
+				w = &partProgress{w: m.progress, part: part}
+			}
+			return refineMerged(m.cutsContext(), p, roots, res.Offsets, searchLB(sub), start.Add(budget), w)
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
