@@ -666,11 +666,15 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
 		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
-			var w io.Writer
-			if m.progress != nil {
-				w = &partProgress{w: m.progress, part: part}
+			if len(sub) <= srchExactMax {
+				cfg.Initial, cfg.InitialMethod = refineExpand(p, roots, res.Offsets), "merged"
+			} else {
+				var w io.Writer
+				if m.progress != nil {
+					w = &partProgress{w: m.progress, part: part}
+				}
+				return refineMerged(m.cutsContext(), p, roots, res.Offsets, searchLB(sub), start.Add(budget), w)
 			}
-			return refineMerged(m.cutsContext(), p, roots, res.Offsets, searchLB(sub), start.Add(budget), w)
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
