@@ -24,9 +24,9 @@ package planner
 // many large packable instances, though not on all, so pieceSearch (the
 // cuts' pieces; not in the renewal routes, where the result came to
 // depend on the merge seed) gives the merged piece, re-merged first
-// (remerge.go), half of the piece's time and the piece itself the rest,
-// starting from the merged piece's placement (docs/BENCHMARKS.md, issue
-// 18).
+// (remerge.go), half of the piece's time, and the rest to the piece
+// itself starting from the merged piece's placement, or on a piece above
+// srchExactMax to refinement (refine.go) (docs/BENCHMARKS.md, issue 18).
 //
 // Example (TestPairMergeWorkedExample): a [0,2) 2 B, b [0,1) 1 B, c [0,1)
 // 1 B, d [1,2) 2 B; live total 4. At step 1 b and c end and d starts, but

@@ -14,9 +14,11 @@ package planner
 // ends, refineRounds have run, or nothing is left to split; the
 // placement of the original buffers is the last round's, expanded.
 //
-// On packable p5000 the piece's own search, which ran here before, did
-// not lower the merged placement; refinement does (docs/BENCHMARKS.md,
-// issue 18).
+// It runs in place of the piece's own search on pieces above
+// srchExactMax, where that search is improve.go's improvement: on
+// packable p5000 that left the merged placement as it was, while
+// refinement lowers it, by about 70 units of 64 B in a few seconds, to a
+// plateau (docs/BENCHMARKS.md, issue 18).
 //
 // Example: at one step the items live sit at bytes [0,4), [4,6) and
 // [7,9); LB is 8. [6,7) is a hole: the items at [4,6) and [7,9) border
@@ -41,6 +43,7 @@ const refineRounds = 8
 // is the piece's LB. It returns the placement of p's original buffers.
 func refineMerged(ctx context.Context, p *pairMerger, roots []int, off []int64, lb int64, end time.Time, progress io.Writer) []int64 {
 	roots, off = slices.Clone(roots), slices.Clone(off)
+	begin := time.Now()
 	for round := 1; round <= refineRounds && ctx.Err() == nil; round++ {
 		left := time.Until(end)
 		if left <= time.Millisecond {
@@ -73,7 +76,7 @@ func refineMerged(ctx context.Context, p *pairMerger, roots []int, off []int64, 
 		}
 		off = refineTop(ctx, bs, off, lb, deadline)
 		if progress != nil {
-			fmt.Fprintf(progress, "search: refined (round %d): %d items split, %d items, arena %d\n", round, n, len(roots), ArenaSize(bs, off))
+			fmt.Fprintf(progress, "search: refined (round %d): %d items split, %d items, arena %d  %.1fs\n", round, n, len(roots), ArenaSize(bs, off), time.Since(begin).Seconds())
 		}
 	}
 	return refineExpand(p, roots, off)

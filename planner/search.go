@@ -636,8 +636,13 @@ func (m *srchMin) cutPlacement() []int64 {
 // A piece of pairMergeMin buffers or more is merged first (remerge.go):
 // half its time goes to the merged piece, remergeShare percent of that
 // to re-merging, the rest to searching the merged piece as the piece
-// would be (no cuts, no renewal route); the piece itself then starts
-// from that placement. Such a piece does not start the renewal route
+// would be (no cuts, no renewal route). The rest of the time goes, on a
+// piece of srchExactMax buffers or fewer, to the piece's own search
+// starting from that placement (its exact search lowers some, packable
+// p2000 of seed 2 among them); on a larger piece, whose own search is
+// the improvement of improve.go and did not lower the merged placement
+// of packable p5000, to refinement (refine.go). Such a piece does not
+// start the renewal route
 // (renewal): on two cores the route's search starved the merged piece's,
 // and the route lost more on packable p5000 and other large instances
 // than it gained (docs/BENCHMARKS.md, issue 18). Any other piece starts
