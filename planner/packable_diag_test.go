@@ -394,3 +394,43 @@ func searchOver(b *testing.B, bufs []Buffer) {
 	b.ReportMetric(float64(res.Arena)/float64(res.LB), "frag")
 	b.ReportMetric(float64(res.Arena-res.LB)/dsagen.PackableGranule, "over")
 }
+
+// BenchmarkPackableP5000Waste: where the search's placement of p5000
+// wastes bytes. It runs the search for 10 s and reports, in units of
+// dsagen.PackableGranule, how far the highest top reaches above LB over
+// the last 250 steps ("over-end") and before them ("over-rest"), and the
+// share of the buffers that start in the last 250 steps ("start-end"):
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000Waste -benchtime 1x
+func BenchmarkPackableP5000Waste(b *testing.B) {
+	bufs := loadDSA(b, filepath.Join("testdata", "packable", "p5000.csv"))
+	var steps int64
+	for _, x := range bufs {
+		steps = max(steps, x.End)
+	}
+	cut := steps - 250
+	late := 0
+	for _, x := range bufs {
+		if x.Start >= cut {
+			late++
+		}
+	}
+	for b.Loop() {
+		res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+		require.NoError(b, err)
+		require.NoError(b, VerifyPlacement(bufs, res.Offsets))
+		var end, rest int64
+		for i, x := range bufs {
+			top := res.Offsets[i] + x.Size
+			if x.End > cut {
+				end = max(end, top)
+			}
+			if x.Start < cut {
+				rest = max(rest, top)
+			}
+		}
+		b.ReportMetric(float64(end-res.LB)/dsagen.PackableGranule, "over-end")
+		b.ReportMetric(float64(rest-res.LB)/dsagen.PackableGranule, "over-rest")
+	}
+	b.ReportMetric(float64(late)/float64(len(bufs)), "start-end")
+}
