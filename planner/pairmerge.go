@@ -134,31 +134,38 @@ func (p *pairMerger) reduced() ([]Buffer, func([]int64) []int64) {
 // size and item.
 func (p *pairMerger) reducedFrom(live []int) ([]Buffer, func([]int64) []int64) {
 	roots := p.sortedRoots(live)
-	red := make([]Buffer, len(roots))
-	for k, i := range roots {
-		it := p.items[i]
-		red[k] = Buffer{ID: int64(k), Start: it.s, End: it.e, Size: it.h}
+	return p.buffers(roots), func(ro []int64) []int64 { return p.expand(roots, ro) }
+}
+
+// buffers returns the instance whose buffers are the items roots.
+func (p *pairMerger) buffers(roots []int) []Buffer {
+	bs := make([]Buffer, len(roots))
+	for k, r := range roots {
+		it := p.items[r]
+		bs[k] = Buffer{ID: int64(k), Start: it.s, End: it.e, Size: it.h}
 	}
-	items, n := p.items, p.n
-	expand := func(ro []int64) []int64 {
-		out := make([]int64, n)
-		var stack [][2]int64
-		for k, r := range roots {
-			stack = append(stack[:0], [2]int64{int64(r), ro[k]})
-			for len(stack) > 0 {
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				it := items[top[0]]
-				if it.a < 0 {
-					out[top[0]] = top[1]
-					continue
-				}
-				stack = append(stack, [2]int64{int64(it.a), top[1]}, [2]int64{int64(it.b), top[1] + it.boff})
+	return bs
+}
+
+// expand returns the offsets of the original buffers when the items
+// roots sit at off.
+func (p *pairMerger) expand(roots []int, off []int64) []int64 {
+	out := make([]int64, p.n)
+	var stack [][2]int64
+	for k, r := range roots {
+		stack = append(stack[:0], [2]int64{int64(r), off[k]})
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			it := p.items[top[0]]
+			if it.a < 0 {
+				out[top[0]] = top[1]
+				continue
 			}
+			stack = append(stack, [2]int64{int64(it.a), top[1]}, [2]int64{int64(it.b), top[1] + it.boff})
 		}
-		return out
 	}
-	return red, expand
+	return out
 }
 
 // sortedRoots returns live in the reduced instance's order: by start,

@@ -68,7 +68,7 @@ func refineMerged(ctx context.Context, p *pairMerger, roots []int, off []int64, 
 			break
 		}
 		roots, off = nr, no
-		bs := refineBuffers(p, roots)
+		bs := p.buffers(roots)
 		last := round == refineRounds
 		deadline := time.Now().Add(left / 2)
 		if last {
@@ -79,7 +79,7 @@ func refineMerged(ctx context.Context, p *pairMerger, roots []int, off []int64, 
 			fmt.Fprintf(progress, "search: refined (round %d): %d items split, %d items, arena %d  %.1fs\n", round, n, len(roots), ArenaSize(bs, off), time.Since(begin).Seconds())
 		}
 	}
-	return refineExpand(p, roots, off)
+	return p.expand(roots, off)
 }
 
 // refineSuspects marks the items (roots placed at off) that border a
@@ -117,16 +117,6 @@ func refineSuspects(p *pairMerger, roots []int, off []int64, lb int64) []bool {
 	return split
 }
 
-// refineBuffers returns the instance whose buffers are p's items roots.
-func refineBuffers(p *pairMerger, roots []int) []Buffer {
-	bs := make([]Buffer, len(roots))
-	for k, r := range roots {
-		it := p.items[r]
-		bs[k] = Buffer{ID: int64(k), Start: it.s, End: it.e, Size: it.h}
-	}
-	return bs
-}
-
 // refineTop runs top repair on bufs from the placement off until
 // deadline and returns the placement it leaves.
 func refineTop(ctx context.Context, bufs []Buffer, off []int64, lb int64, deadline time.Time) []int64 {
@@ -139,25 +129,4 @@ func refineTop(ctx context.Context, bufs []Buffer, off []int64, lb int64, deadli
 	}
 	m.topRepair(free)
 	return m.best
-}
-
-// refineExpand returns the offsets of p's original buffers when its
-// items roots sit at off.
-func refineExpand(p *pairMerger, roots []int, off []int64) []int64 {
-	out := make([]int64, p.n)
-	var stack [][2]int64
-	for k, r := range roots {
-		stack = append(stack[:0], [2]int64{int64(r), off[k]})
-		for len(stack) > 0 {
-			top := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			it := p.items[top[0]]
-			if it.a < 0 {
-				out[top[0]] = top[1]
-				continue
-			}
-			stack = append(stack, [2]int64{int64(it.a), top[1]}, [2]int64{int64(it.b), top[1] + it.boff})
-		}
-	}
-	return out
 }

@@ -30,19 +30,14 @@ func TestRefineSuspectsWorkedExample(t *testing.T) {
 
 // TestRefineMergedValid: from any placement of a re-merged instance (here
 // the stack, full of holes), refinement returns a valid placement of the
-// original buffers no higher than the expanded start; and refineExpand
-// is the reduced instance's expansion.
+// original buffers no higher than the expanded start.
 func TestRefineMergedValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		bufs := drawMergeInstance(t)
 		p, live, _ := remergeTree(context.Background(), bufs, 3, rapid.IntRange(0, 100).Draw(t, "iters"))
 		roots := p.sortedRoots(live)
-		red := refineBuffers(p, roots)
-		red2, expand := p.reducedFrom(live)
-		require.Equal(t, red2, red)
-		off := stackOffsets(red)
-		start := refineExpand(p, roots, off)
-		require.Equal(t, expand(off), start)
+		off := stackOffsets(p.buffers(roots))
+		start := p.expand(roots, off)
 		require.NoError(t, VerifyPlacement(bufs, start))
 		got := refineMerged(context.Background(), p, roots, off, searchLB(bufs), time.Now().Add(5*time.Millisecond), nil)
 		require.NoError(t, VerifyPlacement(bufs, got))
@@ -62,7 +57,7 @@ func TestRefineMergedSplits(t *testing.T) {
 	root := p.items[live[0]]
 	require.GreaterOrEqual(t, root.a, 0)
 	parts, off := []int{root.a, root.b}, []int64{0, root.boff + 1}
-	start := refineExpand(p, parts, off)
+	start := p.expand(parts, off)
 	require.NoError(t, VerifyPlacement(bufs, start))
 	require.Equal(t, lb+1, ArenaSize(bufs, start))
 	got := refineMerged(context.Background(), p, parts, off, lb, time.Now().Add(time.Second), nil)

@@ -665,14 +665,14 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		p, live, iters := remergeTree(rctx, sub, 1, remergeIters*len(sub))
 		cancel()
 		roots := p.sortedRoots(live)
-		red := refineBuffers(p, roots)
+		red := p.buffers(roots)
 		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
 		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
 			if len(sub) <= srchExactMax {
-				cfg.Initial, cfg.InitialMethod = refineExpand(p, roots, res.Offsets), "merged"
+				cfg.Initial, cfg.InitialMethod = p.expand(roots, res.Offsets), "merged"
 			} else {
 				var w io.Writer
 				if m.progress != nil {
