@@ -17,7 +17,7 @@ package planner
 // It runs in place of the piece's own search on pieces above
 // srchExactMax, where that search is improve.go's improvement: on
 // packable p5000 that left the merged placement as it was, while
-// refinement lowers it, by about 70 units of 64 B in a few seconds, to a
+// refinement lowers it, by about 80 units of 64 B in a few seconds, to a
 // plateau (docs/BENCHMARKS.md, issue 18).
 //
 // Example: at one step the items live sit at bytes [0,4), [4,6) and
@@ -40,9 +40,9 @@ const refineRounds = 8
 
 // refineMerged refines the placement off of the reduced instance whose
 // buffers are p's items roots (in that order), as above, until end; lb
-// is the piece's LB. It returns the placement of p's original buffers.
+// is the piece's LB. It returns the placement of p's original buffers
+// and leaves roots and off as they were.
 func refineMerged(ctx context.Context, p *pairMerger, roots []int, off []int64, lb int64, end time.Time, progress io.Writer) []int64 {
-	roots, off = slices.Clone(roots), slices.Clone(off)
 	begin := time.Now()
 	for round := 1; round <= refineRounds && ctx.Err() == nil; round++ {
 		left := time.Until(end)

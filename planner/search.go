@@ -678,7 +678,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				return refineMerged(m.cutsContext(), p, roots, res.Offsets, searchLB(sub), start.Add(budget), w)
+				return refineMerged(m.cutsContext(), p, roots, res.Offsets, res.LB, start.Add(budget), w)
 			}
 		}
 	}
