@@ -52,8 +52,11 @@
 // fewest rivals first; then re-merged, remerge.go: merged items split
 // back over a random stretch of time and merged again, differently,
 // kept when fewer are left; and the piece itself starts from that
-// placement. Such a piece does not start the renewal route below, and
-// the routes' own pieces are not merged).
+// placement, or, on a piece of more than 3,000 buffers, refinement does,
+// refine.go: round by round, the merged items next to a hole or above LB
+// split one level where they sit, and top repair on the finer instance).
+// Such a piece does not start the renewal route below, and the routes'
+// own pieces are not merged.
 // Where pieces are left
 // and tall bands show by their renewals (renew.go: a band's height is a
 // subset sum of the sizes ending and of those starting at its cuts in
@@ -74,9 +77,7 @@
 // top freed, the rest fixed). Then a tiling search (perfect.go: the
 // lowest segment of the skyline must be filled by a buffer starting at its
 // left end; wall checks, conflict-directed backjumping, then the same with
-// each lifespan's buffers merged; tilesweep.go holds a sweep over
-// groupings of each step boundary's buffers, kept on a PQ-tree, not run
-// by the search yet). Otherwise, or when that stalls, it
+// each lifespan's buffers merged). Otherwise, or when that stalls, it
 // starts from the portfolio's placement and asks an exact
 // search over canonical placements (each buffer resting on the floor or on
 // a buffer live at the same time; floors, dominance and time decomposition

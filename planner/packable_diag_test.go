@@ -179,11 +179,8 @@ func reversedInTime(bufs []Buffer) []Buffer {
 // BenchmarkPackableP5000Strips places each of p5000's five strips alone
 // (TestPackableP5000Segments: the generator's offsets say which buffers),
 // as the pipeline would if the band search had found every strip. For
-// each strip, forward and reversed in time, it reports "sweep" (1 when
-// the tiling sweep placed it at LB, its three orders under 300,000 nodes
-// each), "reached" (the largest share of boundaries an order got past)
-// and "missed" (the pieces the guillotine cuts left to the fallback; 0:
-// at LB) and "over" (what the cuts, with the portfolio for the pieces
+// each strip, forward and reversed in time, it reports "missed" (the
+// pieces the guillotine cuts left to the fallback; 0: at LB) and "over" (what the cuts, with the portfolio for the pieces
 // left, need above the strip's LB, in units of dsagen.PackableGranule):
 //
 //	go test ./planner -run '^$' -bench BenchmarkPackableP5000Strips -benchtime 1x
@@ -200,7 +197,6 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				lb := LowerBound(bufs)
 				for b.Loop() {
-					sweep, _, reached := sweepOrders(b, bufs, 300_000)
 					portfolio := func(sub []Buffer) []int64 {
 						off, err := Portfolio().Place(context.Background(), sub)
 						require.NoError(b, err)
@@ -209,8 +205,6 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 					off, _, missed := guillotinePlace(context.Background(), bufs, lb, portfolio)
 					require.NoError(b, VerifyPlacement(bufs, off))
 					b.ReportMetric(float64(ArenaSize(bufs, off)-lb)/dsagen.PackableGranule, "over")
-					b.ReportMetric(sweep, "sweep")
-					b.ReportMetric(reached, "reached")
 					b.ReportMetric(float64(missed), "missed")
 				}
 			})
