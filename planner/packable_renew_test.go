@@ -96,17 +96,18 @@ func BenchmarkPackableRenewal(b *testing.B) {
 			bufs := blockBuffers(dsagen.Packable(n, packableCapacity, seed))
 			lb := LowerBound(bufs)
 			b.Run(fmt.Sprintf("n%d-seed%d", n, seed), func(b *testing.B) {
+				_, _, blocks := renewalMerge(context.Background(), bufs, lb, false)
+				merged := 0
+				for _, bl := range blocks {
+					merged += len(bl.members)
+				}
 				for b.Loop() {
 					before, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second, noRenew: true})
 					require.NoError(b, err)
+					require.NoError(b, VerifyPlacement(bufs, before.Offsets))
 					after, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
 					require.NoError(b, err)
 					require.NoError(b, VerifyPlacement(bufs, after.Offsets))
-					_, _, blocks := renewalMerge(context.Background(), bufs, lb, false)
-					merged := 0
-					for _, bl := range blocks {
-						merged += len(bl.members)
-					}
 					b.ReportMetric(float64(before.Arena)/float64(lb), "before")
 					b.ReportMetric(float64(after.Arena)/float64(lb), "after")
 					b.ReportMetric(float64(len(blocks)), "blocks")
