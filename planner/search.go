@@ -345,7 +345,12 @@ func (m *srchMin) run() {
 		switch {
 		case m.noCuts:
 		case m.workCap == 0:
-			if m.renewed(m.cuts()) {
+			atLB := m.renewed(m.cuts())
+			// The routes have ended (renewed waits for them), so nothing
+			// reads these any more; later stages run under m.ctx, not
+			// under the cuts' context, which cuts has cancelled.
+			m.cutsCtx, m.cutsCancel = nil, nil
+			if atLB {
 				return
 			}
 			m.topRepair(free)
