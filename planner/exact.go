@@ -70,9 +70,10 @@ type srchInst struct {
 	align    []int64
 	start    []int64
 	end      []int64
-	sLo, sHi []int32   // section range [sLo, sHi) of each free buffer
-	ov       [][]int32 // free buffers overlapping in time
-	fixedOv  [][]srchFixed
+	sLo, sHi []int32       // section range [sLo, sHi) of each free buffer
+	ov       [][]int32     // free buffers overlapping in time
+	fixedOv  [][]srchFixed // sorted by offset
+	fixedU   [][]srchFixed // fixedOv's union: disjoint, sorted (lift)
 	nsec     int
 	secTotal []int64   // sum of free sizes live in each section
 	secMem   [][]int32 // free buffers live in each section
@@ -86,7 +87,7 @@ func newSrchInst(bufs []Buffer, idx []int, fixed []int, fixedOff []int64) *srchI
 	in := &srchInst{n: n, size: make([]int64, n), align: make([]int64, n),
 		start: make([]int64, n), end: make([]int64, n),
 		sLo: make([]int32, n), sHi: make([]int32, n), ov: make([][]int32, n),
-		fixedOv: make([][]srchFixed, n)}
+		fixedOv: make([][]srchFixed, n), fixedU: make([][]srchFixed, n)}
 	pts := make([]int64, 0, 2*n)
 	for k, i := range idx {
 		b := bufs[i]
@@ -141,9 +142,25 @@ func newSrchInst(bufs []Buffer, idx []int, fixed []int, fixedOff []int64) *srchI
 				}
 			}
 			slices.SortFunc(in.fixedOv[k], func(a, b srchFixed) int { return cmpI64(a.off, b.off) })
+			in.fixedU[k] = fixedUnion(in.fixedOv[k])
 		}
 	}
 	return in
+}
+
+// fixedUnion returns the union of obstacles sorted by offset as disjoint
+// intervals in offset order (so their tops increase too). Intervals that
+// only touch stay apart: an empty buffer fits between them.
+func fixedUnion(ov []srchFixed) []srchFixed {
+	var u []srchFixed
+	for _, f := range ov {
+		if n := len(u); n > 0 && f.off < u[n-1].top {
+			u[n-1].top = max(u[n-1].top, f.top)
+			continue
+		}
+		u = append(u, f)
+	}
+	return u
 }
 
 func cmpI64(a, b int64) int {
@@ -227,17 +244,27 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 		o += a - o%a
 	}
 	sz := r.in.size[k]
-	for _, f := range r.in.fixedOv[k] {
-		if f.off >= o+sz {
-			break
-		}
-		r.steps++
-		if f.top > o {
-			o = f.top
+	u := r.in.fixedU[k]
+	if len(u) == 0 {
+		return o
+	}
+	// The union's tops increase: skip the intervals wholly below o, then
+	// jump over each one the window [o, o+sz) meets.
+	i, _ := slices.BinarySearchFunc(u, o, func(f srchFixed, o int64) int { return cmpI64(f.top, o+1) })
+	for ; i < len(u) && u[i].off < o+sz; i++ {
+		if u[i].top > o {
+			o = u[i].top
 			if a > 1 && o%a != 0 {
 				o += a - o%a
 			}
 		}
+	}
+	// Under a step limit the work counted is what a scan of every
+	// obstacle from the bottom visits (those below o+sz), as the limit's
+	// constant was measured with.
+	if r.stepLimit > 0 {
+		j, _ := slices.BinarySearchFunc(r.in.fixedOv[k], o+sz, func(f srchFixed, t int64) int { return cmpI64(f.off, t) })
+		r.steps += int64(j)
 	}
 	return o
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -161,4 +162,63 @@ func TestSearchPerfectPacking(t *testing.T) {
 	})
 	t.Logf("reached LB on %d of %d", hits, total)
 	require.Falsef(t, total == 0 || hits*100 < 95*total, "reached LB on %d of %d packable instances, want >= 95%%", hits, total)
+}
+
+// scanLift is lift as a scan of every obstacle from the bottom: the
+// oracle for the union-based lift, with the work it counts.
+func scanLift(ov []srchFixed, a, sz, o int64) (int64, int64) {
+	up := func(o int64) int64 {
+		if a > 1 && o%a != 0 {
+			o += a - o%a
+		}
+		return o
+	}
+	o = up(o)
+	var steps int64
+	for _, f := range ov {
+		if f.off >= o+sz {
+			break
+		}
+		steps++
+		if f.top > o {
+			o = up(f.top)
+		}
+	}
+	return o, steps
+}
+
+// TestLiftMatchesScan: lift over the obstacles' union returns the offset,
+// and under a step limit counts the work, that a scan of every obstacle
+// does, whatever the obstacles (overlapping, touching, nested), alignment
+// and start.
+func TestLiftMatchesScan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "n")
+		ov := make([]srchFixed, n)
+		for i := range ov {
+			off := rapid.Int64Range(0, 60).Draw(t, "off")
+			ov[i] = srchFixed{off, off + rapid.Int64Range(1, 20).Draw(t, "size")}
+		}
+		slices.SortFunc(ov, func(a, b srchFixed) int { return cmpI64(a.off, b.off) })
+		a := rapid.SampledFrom([]int64{1, 2, 4, 8}).Draw(t, "align")
+		sz := rapid.Int64Range(0, 16).Draw(t, "sz")
+		o := rapid.Int64Range(0, 90).Draw(t, "o")
+		r := &srchRun{in: &srchInst{align: []int64{a}, size: []int64{sz},
+			fixedOv: [][]srchFixed{ov}, fixedU: [][]srchFixed{fixedUnion(ov)}}, stepLimit: 1 << 40}
+		want, steps := scanLift(ov, a, sz, o)
+		if got := r.lift(0, o); got != want || r.steps != steps {
+			t.Fatalf("lift(%d) = %d after %d steps, the scan %d after %d", o, got, r.steps, want, steps)
+		}
+	})
+}
+
+// TestLiftCatchesCollision: the oracle's check fails on a lift that
+// ignores an obstacle (it would place the buffer across it).
+func TestLiftCatchesCollision(t *testing.T) {
+	ov := []srchFixed{{0, 10}, {12, 20}}
+	want, _ := scanLift(ov, 1, 4, 0)
+	require.Equal(t, int64(20), want, "[0,10) then [12,20): a 4-byte buffer fits from 20")
+	bad := &srchRun{in: &srchInst{align: []int64{1}, size: []int64{4},
+		fixedOv: [][]srchFixed{ov}, fixedU: [][]srchFixed{ov[:1]}}} // union missing [12,20)
+	require.NotEqual(t, want, bad.lift(0, 0))
 }
