@@ -194,8 +194,7 @@ type srchRun struct {
 	trail  []srchTrail
 	stack  []int32
 	sol    []int64
-	stamp  []uint32 // per section: last branch that refreshed its floor
-	epoch  uint32
+	cov    []secSpan // sections a branch's floor check has seen (covered)
 	nodes  int64
 	work   int64   // branches tried, for stop checks
 	rekey  []uint8 // key chain for re-ranking split parts; nil keeps ranks
@@ -232,7 +231,7 @@ func newSrchRun(in *srchInst) *srchRun {
 		minOff: make([]int64, n), floor: make([]int64, in.nsec),
 		total: make([]int64, in.nsec), cuts: make([]int32, in.nsec),
 		trail: make([]srchTrail, 0, 1024), stack: make([]int32, 0, 8*n+64),
-		sol: make([]int64, n), stamp: make([]uint32, in.nsec),
+		sol:    make([]int64, n),
 		curTot: make([]int64, n), ordBuf: make([]int32, 0, n)}
 }
 
@@ -250,7 +249,14 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 	}
 	// The union's tops increase: skip the intervals wholly below o, then
 	// jump over each one the window [o, o+sz) meets.
-	i, _ := slices.BinarySearchFunc(u, o, func(f srchFixed, o int64) int { return cmpI64(f.top, o+1) })
+	i, j := 0, len(u)
+	for i < j {
+		if h := int(uint(i+j) >> 1); u[h].top <= o {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
 	for ; i < len(u) && u[i].off < o+sz; i++ {
 		if u[i].top > o {
 			o = u[i].top
@@ -263,8 +269,16 @@ func (r *srchRun) lift(k int32, o int64) int64 {
 	// obstacle from the bottom visits (those below o+sz), as the limit's
 	// constant was measured with.
 	if r.stepLimit > 0 {
-		j, _ := slices.BinarySearchFunc(r.in.fixedOv[k], o+sz, func(f srchFixed, t int64) int { return cmpI64(f.off, t) })
-		r.steps += int64(j)
+		ov := r.in.fixedOv[k]
+		i, j := 0, len(ov)
+		for i < j {
+			if h := int(uint(i+j) >> 1); ov[h].off < o+sz {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
+		r.steps += int64(i)
 	}
 	return o
 }
@@ -404,7 +418,6 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 		r.floor[s] = top
 		r.total[s] -= in.size[b]
 	}
-	r.epoch++
 	chg := len(r.stack)
 	for _, x := range in.ov[b] {
 		if r.off[x] >= 0 || r.minOff[x] >= top {
@@ -423,29 +436,36 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	// buffers still to place in it: if every one of them starts above
 	// Cap minus the section's remaining total, the branch is dead. The scan
 	// stops at the first buffer low enough.
+	// Each section is checked once per branch: r.cov holds the ranges
+	// checked so far, and each buffer's range is walked past them.
+	r.cov = r.cov[:0]
 	for _, x := range r.stack[chg:] {
 		if !ok {
 			break
 		}
-		r.steps += int64(in.sHi[x] - in.sLo[x])
-		for s := in.sLo[x]; s < in.sHi[x]; s++ {
-			if r.stamp[s] == r.epoch {
+		lo, hi := in.sLo[x], in.sHi[x]
+		r.steps += int64(hi - lo)
+		k := 0
+		for s := lo; s < hi && ok; {
+			for k < len(r.cov) && r.cov[k].hi <= s {
+				k++
+			}
+			if k < len(r.cov) && r.cov[k].lo <= s {
+				s = r.cov[k].hi
 				continue
 			}
-			r.stamp[s] = r.epoch
-			limit := r.cap - r.total[s]
-			dead := true
-			for _, y := range in.secMem[s] {
-				if r.off[y] < 0 && r.minOff[y] <= limit {
-					dead = false
+			e := hi
+			if k < len(r.cov) {
+				e = min(e, r.cov[k].lo)
+			}
+			for ; s < e; s++ {
+				if r.deadSection(s) {
+					ok = false
 					break
 				}
 			}
-			if dead {
-				ok = false
-				break
-			}
 		}
+		r.cov = coverSpan(r.cov, secSpan{lo, hi})
 	}
 	r.stack = r.stack[:chg]
 	if ok {
@@ -474,6 +494,41 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	}
 	r.off[b] = -1
 	return st
+}
+
+// deadSection reports whether every buffer still to place in section s
+// starts above the capacity less the section's remaining total.
+func (r *srchRun) deadSection(s int32) bool {
+	limit := r.cap - r.total[s]
+	for _, y := range r.in.secMem[s] {
+		if r.off[y] < 0 && r.minOff[y] <= limit {
+			return false
+		}
+	}
+	return true
+}
+
+// secSpan is a range [lo, hi) of sections.
+type secSpan struct{ lo, hi int32 }
+
+// coverSpan adds sp to cov (sorted, disjoint, touching ranges joined) and
+// returns it.
+func coverSpan(cov []secSpan, sp secSpan) []secSpan {
+	i := 0
+	for i < len(cov) && cov[i].hi < sp.lo {
+		i++
+	}
+	j := i
+	for j < len(cov) && cov[j].lo <= sp.hi {
+		sp.lo, sp.hi = min(sp.lo, cov[j].lo), max(sp.hi, cov[j].hi)
+		j++
+	}
+	if j == i {
+		cov = slices.Insert(cov, i, sp)
+		return cov
+	}
+	cov[i] = sp
+	return slices.Delete(cov, i+1, j)
 }
 
 // descend continues below a placed b, splitting the part where b was the

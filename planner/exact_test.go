@@ -222,3 +222,32 @@ func TestLiftCatchesCollision(t *testing.T) {
 		fixedOv: [][]srchFixed{ov}, fixedU: [][]srchFixed{ov[:1]}}} // union missing [12,20)
 	require.NotEqual(t, want, bad.lift(0, 0))
 }
+
+// TestCoverSpanMatchesSet: coverSpan keeps the union of the ranges added
+// as sorted, disjoint ranges that do not touch, as a set of sections
+// would hold it.
+func TestCoverSpanMatchesSet(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var cov []secSpan
+		set := make([]bool, 40)
+		for range rapid.IntRange(0, 10).Draw(t, "n") {
+			lo := rapid.Int32Range(0, 35).Draw(t, "lo")
+			hi := lo + rapid.Int32Range(1, 39-lo).Draw(t, "len")
+			cov = coverSpan(cov, secSpan{lo, hi})
+			for s := lo; s < hi; s++ {
+				set[s] = true
+			}
+		}
+		var want []secSpan
+		for s := int32(0); s < int32(len(set)); s++ {
+			if set[s] && (s == 0 || !set[s-1]) {
+				want = append(want, secSpan{s, s + 1})
+			} else if set[s] {
+				want[len(want)-1].hi = s + 1
+			}
+		}
+		if !slices.Equal(cov, want) {
+			t.Fatalf("cover %v, the set's ranges %v", cov, want)
+		}
+	})
+}
