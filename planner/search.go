@@ -160,7 +160,11 @@ type SearchConfig struct {
 	// noRenew: no renewal blocks (renew.go); the route's own search and
 	// BenchmarkPackableRenewal's "before" set it.
 	noRenew bool
-	end     time.Time // the end of the whole Search's budget (Search sets it)
+	// swoAll: squeaky-wheel passes take all the time after the exact
+	// search's first step, not a share (squeakyShare); the merged piece of
+	// a piece above srchExactMax sets it (pieceSearch).
+	swoAll bool
+	end    time.Time // the end of the whole Search's budget (Search sets it)
 	// flowBands: the cuts and the renewal blocks try the flow band search
 	// (flowband.go) where the band search finds nothing, and the boundary
 	// blocks' route runs (renewal); Search sets it for budgets of
@@ -223,7 +227,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 		// The renewal route (renew.go) writes from a goroutine of its own.
 		progress = &syncWriter{w: progress}
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, end: cfg.end, flowBands: cfg.flowBands}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, swoAll: cfg.swoAll, end: cfg.end, flowBands: cfg.flowBands}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -270,6 +274,7 @@ type srchMin struct {
 	noCuts    bool         // no guillotine cuts (SearchConfig.noCuts)
 	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
 	noMerge   bool         // no pair merges (SearchConfig.noMerge)
+	swoAll    bool         // squeaky passes take all the time left (SearchConfig.swoAll)
 	flowBands bool         // the flow band search too (SearchConfig.flowBands)
 	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
 	// cutsCtx is the context of cuts (cutsContext); a renewal route that
@@ -399,6 +404,9 @@ func (m *srchMin) run() {
 			}
 		}
 		end := m.deadline
+		if m.swoAll {
+			share = 1
+		}
 		m.deadline = time.Now().Add(time.Until(end) / time.Duration(share))
 		m.squeaky(swoPasses)
 		m.deadline = end
@@ -646,9 +654,13 @@ func (m *srchMin) cutPlacement() []int64 {
 // starting from that placement (its exact search lowers some, packable
 // p2000 of seed 2 among them); on a larger piece, whose own search is
 // the improvement of improve.go and did not lower the merged placement
-// of packable p5000, to refinement (refine.go). Such a piece does not
-// start the renewal route
-// (renewal): on two cores the route's search starved the merged piece's,
+// of packable p5000, to refinement (refine.go); there the merged
+// piece's squeaky-wheel passes, which place it, take all of its search's
+// time after the exact search's first step (SearchConfig.swoAll), not
+// half of it: of eight packable instances of 5,000 buffers with such a
+// piece, that lowered three, left four as they were and one 0.0001 x LB
+// higher (docs/BENCHMARKS.md, issue 18). Such a piece does not start the
+// renewal route (renewal): on two cores the route's search starved the merged piece's,
 // and the route lost more on packable p5000 and other large instances
 // than it gained (docs/BENCHMARKS.md, issue 18). Any other piece starts
 // it, the first one to come.
@@ -671,7 +683,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		cancel()
 		roots := p.sortedRoots(live)
 		red := p.buffers(roots)
-		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, end: m.end}
+		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: len(sub) > srchExactMax, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
