@@ -2,8 +2,11 @@ package planner
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
+
+	"github.com/memplan/memplan/internal/dsagen"
 
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -85,5 +88,37 @@ func TestSqueakyShare(t *testing.T) {
 		{swoMaxFree + 1, false, 0},
 	} {
 		require.Equalf(t, c.want, squeakyShare(c.free, c.perfect), "squeakyShare(%d, %v)", c.free, c.perfect)
+	}
+}
+
+// BenchmarkSwoPasses times 50 squeaky-wheel passes of one stream (each a
+// first-fit placement in priority order, then the priorities raised and
+// re-sorted) on the merged piece of packable p5000 (pair merges and 1,000
+// re-merges, seed 1) and on packable p1000 whole; "arena" is the best the
+// passes reach, the same for every implementation of the passes:
+//
+//	go test ./planner -run '^$' -bench BenchmarkSwoPasses -count 5
+func BenchmarkSwoPasses(b *testing.B) {
+	p5000 := blockBuffers(dsagen.Packable(5000, packableCapacity, 1))
+	merged, _, _ := remerge(context.Background(), p5000, 1, 1000)
+	cases := []struct {
+		name string
+		bufs []Buffer
+	}{
+		{"p5000-merged", merged},
+		{"p1000", blockBuffers(dsagen.Packable(1000, packableCapacity, 1))},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			lb := LowerBound(c.bufs)
+			var best swoResult
+			for b.Loop() {
+				m := &srchMin{ctx: context.Background(), bufs: c.bufs, begin: time.Now(),
+					deadline: time.Now().Add(time.Hour), lb: lb, proven: lb, arena: math.MaxInt64}
+				best = m.swoStream(0, 50)
+			}
+			b.ReportMetric(float64(len(c.bufs)), "buffers")
+			b.ReportMetric(float64(best.arena)/float64(lb), "arena")
+		})
 	}
 }
