@@ -41,14 +41,7 @@ import (
 const (
 	swoAlpha   = 0.05 // priority step, in units of n, for the highest offender
 	swoNoise   = 0.5  // relative noise of each step
-	swoStreams = 2    // streams run side by side, and the streams left at the end
-	// swoRaceStreams streams race: each round every stream left makes
-	// the round's passes (at first swoRaceWork / n, at least
-	// swoRaceMinPasses; doubled each round), and the worse half stops,
-	// until swoStreams are left.
-	swoRaceStreams   = 8
-	swoRaceWork      = 32_000
-	swoRaceMinPasses = 8
+	swoStreams = 2    // independent streams, run side by side
 	// swoMinFree and swoMaxFree bound the free buffers of the instances
 	// the search strategy runs it on.
 	swoMinFree = 100
@@ -85,113 +78,56 @@ type swoResult struct {
 	arena int64
 }
 
-// squeaky runs squeaky-wheel passes in streams that race (swoRace), up
-// to passes passes in each stream left at the end (fewer when m.stop()
-// ends them), and keeps the best placement when it beats m.best.
+// squeaky runs up to passes passes of squeaky-wheel optimisation in each of
+// swoStreams streams (fewer when m.stop() ends them) and keeps the best
+// placement when it beats m.best.
 func (m *srchMin) squeaky(passes int) {
 	if m.arena <= m.lb {
 		return
 	}
-	streams := make([]*swoState, swoRaceStreams)
-	for s := range streams {
-		streams[s] = m.newSwoState(uint64(s))
-	}
-	round := max(swoRaceWork/len(m.bufs), swoRaceMinPasses)
-	for len(streams) > swoStreams && !m.stop() {
-		m.swoRound(streams, round)
-		// The better half goes on (by best arena, then stream number).
-		slices.SortStableFunc(streams, func(x, y *swoState) int {
-			return cmp.Or(cmp.Compare(x.best.arena, y.best.arena), cmp.Compare(x.stream, y.stream))
-		})
-		for _, st := range streams[len(streams)/2:] {
-			m.swoTake(st.best)
-		}
-		streams = streams[:len(streams)/2]
-		round *= 2
-	}
-	m.swoRound(streams, passes)
-	for _, st := range streams {
-		m.swoTake(st.best)
-	}
-}
-
-// swoTake accepts a stream's best placement if it beats m's.
-func (m *srchMin) swoTake(r swoResult) {
-	if r.off != nil && r.arena < m.arena {
-		m.accept(r.off, "search/squeaky")
-	}
-}
-
-// swoRound runs passes more passes of every stream, swoStreams at a time.
-func (m *srchMin) swoRound(streams []*swoState, passes int) {
-	sem := make(chan struct{}, swoStreams)
+	res := make([]swoResult, swoStreams)
 	var wg sync.WaitGroup
-	for _, st := range streams {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			m.swoPasses(st, passes)
-		})
+	for s := range res {
+		wg.Go(func() { res[s] = m.swoStream(uint64(s), passes) })
 	}
 	wg.Wait()
-}
-
-// swoState is one stream of squeaky-wheel passes: its order, priorities,
-// generator and best placement.
-type swoState struct {
-	stream uint64
-	order  []int
-	prio   []float64
-	rng    *rand.Rand
-	best   swoResult
-	done   bool // reached LB, or placement failed
-}
-
-// newSwoState starts stream number stream from the size order.
-func (m *srchMin) newSwoState(stream uint64) *swoState {
-	n := len(m.bufs)
-	st := &swoState{stream: stream, order: (&orderPlacer{less: bySize}).order(m.bufs),
-		prio: make([]float64, n), rng: rand.New(rand.NewPCG(srchSeed, stream)), best: swoResult{arena: m.arena}}
-	for r, i := range st.order {
-		st.prio[i] = float64(n - r)
+	for _, r := range res {
+		if r.off != nil && r.arena < m.arena {
+			m.accept(r.off, "search/squeaky")
+		}
 	}
-	return st
 }
 
-// swoStream is one stream of up to passes squeaky-wheel passes.
+// swoStream is one stream of squeaky-wheel passes.
 func (m *srchMin) swoStream(stream uint64, passes int) swoResult {
-	st := m.newSwoState(stream)
-	m.swoPasses(st, passes)
-	return st.best
-}
-
-// swoPasses runs up to passes passes of st (fewer when m.stop() ends
-// them, or once one reaches LB).
-func (m *srchMin) swoPasses(st *swoState, passes int) {
 	bufs := m.bufs
 	n := len(bufs)
-	order, prio := st.order, st.prio
+	order := (&orderPlacer{less: bySize}).order(bufs)
+	prio := make([]float64, n)
+	for r, i := range order {
+		prio[i] = float64(n - r)
+	}
+	rng := rand.New(rand.NewPCG(srchSeed, stream))
+	best := swoResult{arena: m.arena}
 	ctx := context.WithoutCancel(m.ctx)
-	for p := 0; p < passes && !st.done && !m.stop(); p++ {
+	for p := 0; p < passes && !m.stop(); p++ {
 		off, err := placeInOrder(ctx, bufs, order, firstFit, nil)
 		if err != nil {
-			st.done = true
-			return
+			break
 		}
 		a := ArenaSize(bufs, off)
-		if a < st.best.arena {
-			st.best = swoResult{off: off, arena: a}
+		if a < best.arena {
+			best = swoResult{off: off, arena: a}
 			for cur := m.swoBest.Load(); (cur == 0 || a < cur) && !m.swoBest.CompareAndSwap(cur, a); cur = m.swoBest.Load() {
 			}
 		}
 		if a <= m.lb {
-			st.done = true
-			return
+			break
 		}
 		excess := float64(a - m.lb)
 		for i := range bufs {
 			if top := off[i] + bufs[i].Size; !bufs[i].Fixed && top > m.lb {
-				prio[i] += float64(n) * swoAlpha * (1 + swoNoise*st.rng.Float64()) * float64(top-m.lb) / excess
+				prio[i] += float64(n) * swoAlpha * (1 + swoNoise*rng.Float64()) * float64(top-m.lb) / excess
 			}
 		}
 		slices.SortFunc(order, func(x, y int) int {
@@ -201,4 +137,5 @@ func (m *srchMin) swoPasses(st *swoState, passes int) {
 			return x - y
 		})
 	}
+	return best
 }
