@@ -434,10 +434,10 @@ func (r *srchRun) branch(part []int32, secLo, secHi int32, b int32) srchStatus {
 	}
 	// A section's floor is at least the lowest minimum offset of the
 	// buffers still to place in it: if every one of them starts above
-	// Cap minus the section's remaining total, the branch is dead. The scan
-	// stops at the first buffer low enough.
-	// Each section is checked once per branch: r.cov holds the ranges
-	// checked so far, and each buffer's range is walked past them.
+	// Cap minus the section's remaining total, the branch is dead
+	// (deadSection). Each section is checked once per branch: r.cov holds
+	// the ranges checked so far, and each buffer's range is walked past
+	// them.
 	r.cov = r.cov[:0]
 	for _, x := range r.stack[chg:] {
 		if !ok {
@@ -524,8 +524,7 @@ func coverSpan(cov []secSpan, sp secSpan) []secSpan {
 		j++
 	}
 	if j == i {
-		cov = slices.Insert(cov, i, sp)
-		return cov
+		return slices.Insert(cov, i, sp)
 	}
 	cov[i] = sp
 	return slices.Delete(cov, i+1, j)

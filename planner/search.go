@@ -660,10 +660,10 @@ func (m *srchMin) cutPlacement() []int64 {
 // half of it: of eight packable instances of 5,000 buffers with such a
 // piece, that lowered three, left four as they were and one 0.0001 x LB
 // higher (docs/BENCHMARKS.md, issue 18). Such a piece does not start the
-// renewal route (renewal): on two cores the route's search starved the merged piece's,
-// and the route lost more on packable p5000 and other large instances
-// than it gained (docs/BENCHMARKS.md, issue 18). Any other piece starts
-// it, the first one to come.
+// renewal route (renewal): on two cores the route's search starved the
+// merged piece's, and the route lost more on packable p5000 and other
+// large instances than it gained (docs/BENCHMARKS.md, issue 18). Any
+// other piece starts it, the first one to come.
 func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	merge := !m.noMerge && len(sub) >= pairMergeMin
 	if !merge {
@@ -683,20 +683,20 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		cancel()
 		roots := p.sortedRoots(live)
 		red := p.buffers(roots)
-		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: len(sub) > srchExactMax, end: m.end}
+		refine := len(sub) > srchExactMax
+		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, end: m.end}
 		if m.progress != nil {
 			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
 		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
-			if len(sub) <= srchExactMax {
-				cfg.Initial, cfg.InitialMethod = p.expand(roots, res.Offsets), "merged"
-			} else {
+			if refine {
 				var w io.Writer
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
 				return refineMerged(m.cutsContext(), p, roots, res.Offsets, res.LB, start.Add(budget), w)
 			}
+			cfg.Initial, cfg.InitialMethod = p.expand(roots, res.Offsets), "merged"
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
