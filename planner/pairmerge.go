@@ -15,9 +15,10 @@ package planner
 // Which pairs are neighbours in a tiling at LB is not known, so a merge
 // is a guess: a pair with the fewest rivals goes first (a boundary where
 // one buffer of a size ends and one of that size starts, then a lifespan
-// shared by two, and so on), ties broken at random from a fixed seed. On
-// packable p5000 the guesses leave 935 buffers of 5,000, and 27% of the
-// merges join two that are not neighbours in the generator's tiling
+// shared by two, and so on), ties broken at random from a fixed seed, a
+// pair whose merged item matches another item first (pair). On packable
+// p5000 the guesses leave 916 buffers of 5,000, and 26% of the merges
+// join two that are not neighbours in the generator's tiling
 // (TestPairMergeP5000); undoing the generator's own finest cuts instead
 // brings the search to LB (BenchmarkPackableP5000Rounds). Even so, the
 // search does better on the merged piece than on the piece itself on
@@ -102,6 +103,10 @@ type pairMerger struct {
 	pos     []int         // each item's index in live, -1 when not there
 	gs      [][3]*pmGroup // each item's groups as file last found them
 	skip    float64       // the chance that a step starts at a random class (remerge)
+	anyPair bool          // pair draws from all of a group's pairs, follow-up or not
+	cands   [][2]int      // pair's scratch: the pairs with a follow-up
+	sumOK   map[int64]bool
+	endOK   []bool
 }
 
 // pairMerge returns bufs (a perfect instance)
@@ -272,7 +277,7 @@ func (p *pairMerger) reclass(g *pmGroup) {
 }
 
 // step merges one pair of the lowest rival class (a random group of it,
-// a random pair of that), or reports false when no pair is left.
+// a pair of that as pair chooses), or reports false when no pair is left.
 func (p *pairMerger) step() bool {
 	first := 1
 	if p.skip > 0 && p.rng.Float64() < p.skip {
@@ -294,25 +299,119 @@ func (p *pairMerger) step() bool {
 			continue
 		}
 		g := l[p.rng.IntN(len(l))]
+		x, y := p.pair(g)
+		a, b := p.items[x], p.items[y]
+		p.drop(x)
+		p.drop(y)
 		if g.key.span {
-			x := g.items[p.rng.IntN(len(g.items))]
-			y := g.items[p.rng.IntN(len(g.items)-1)]
-			if y == x {
-				y = g.items[len(g.items)-1]
-			}
-			a, b := p.items[x], p.items[y]
-			p.drop(x)
-			p.drop(y)
 			p.add(pmItem{s: a.s, e: a.e, h: a.h + b.h, a: x, b: y, boff: a.h})
 		} else {
-			x := g.ends[p.rng.IntN(len(g.ends))]
-			y := g.sts[p.rng.IntN(len(g.sts))]
-			a, b := p.items[x], p.items[y]
-			p.drop(x)
-			p.drop(y)
 			p.add(pmItem{s: a.s, e: b.e, h: a.h, a: x, b: y})
 		}
 		return true
 	}
 	return false
+}
+
+// pair chooses the pair of g to merge: at random among those whose merged
+// item would match another item (a follow-up), else at random among all
+// (every pair when anyPair is set).
+//
+// A stack's follow-up is an item of its height ending at its start or
+// starting at its end: the stack would continue it, or be continued. A
+// continuation's follow-up is another item of its lifespan (to stack
+// with), or one of its height ending at its start or starting at its
+// end. In a guillotine tiling each cut's two sides merge into the block
+// they were cut from, which merges again with its sibling, up to the
+// whole; a pair whose item matches nothing merges no further until other
+// merges come its way, and on packable instances such pairs are more
+// often guesses the tiling does not hold (twins of one lifespan in a
+// crowded step that belong to different blocks).
+func (p *pairMerger) pair(g *pmGroup) (int, int) {
+	var xs, ys []int
+	if g.key.span {
+		xs, ys = g.items, g.items
+	} else {
+		xs, ys = g.ends, g.sts
+	}
+	if !p.anyPair {
+		p.cands = p.cands[:0]
+		if g.key.span {
+			p.followSpan(g)
+		} else {
+			p.followBoundary(g)
+		}
+		if len(p.cands) > 0 {
+			c := p.cands[p.rng.IntN(len(p.cands))]
+			return c[0], c[1]
+		}
+	}
+	x := xs[p.rng.IntN(len(xs))]
+	if !g.key.span {
+		return x, ys[p.rng.IntN(len(ys))]
+	}
+	y := ys[p.rng.IntN(len(ys)-1)]
+	if y == x {
+		y = ys[len(ys)-1]
+	}
+	return x, y
+}
+
+// followSpan lists in p.cands the pairs of a lifespan's group whose stack
+// has a follow-up (pair); heights that recur are looked up once.
+func (p *pairMerger) followSpan(g *pmGroup) {
+	if p.sumOK == nil {
+		p.sumOK = map[int64]bool{}
+	}
+	clear(p.sumOK)
+	for i, x := range g.items {
+		for _, y := range g.items[i+1:] {
+			h := p.items[x].h + p.items[y].h
+			ok, seen := p.sumOK[h]
+			if !seen {
+				ok = p.has(pmKey{false, g.key.x, h}, true) || p.has(pmKey{false, g.key.y, h}, false)
+				p.sumOK[h] = ok
+			}
+			if ok {
+				p.cands = append(p.cands, [2]int{x, y})
+			}
+		}
+	}
+}
+
+// followBoundary lists in p.cands the pairs of a boundary's group whose
+// continuation has a follow-up (pair): an ender of its height at its
+// start (the ender's own), a starter of its height at its end (the
+// starter's own), or an item of its lifespan.
+func (p *pairMerger) followBoundary(g *pmGroup) {
+	h := g.key.y
+	p.endOK = p.endOK[:0]
+	for _, y := range g.sts {
+		p.endOK = append(p.endOK, p.has(pmKey{false, p.items[y].e, h}, false))
+	}
+	for _, x := range g.ends {
+		s := p.items[x].s
+		startOK := p.has(pmKey{false, s, h}, true)
+		for k, y := range g.sts {
+			if startOK || p.endOK[k] || p.has(pmKey{true, s, p.items[y].e}, false) {
+				p.cands = append(p.cands, [2]int{x, y})
+			}
+		}
+	}
+}
+
+// has reports whether key's group holds an item: for a boundary, an
+// ender (ends) or a starter.
+func (p *pairMerger) has(k pmKey, ends bool) bool {
+	g := p.groups[k]
+	switch {
+	case g == nil:
+		return false
+	case k.span:
+		return len(g.items) > 0
+	case ends:
+		return len(g.ends) > 0
+	default:
+		return len(g.sts) > 0
+	}
 }

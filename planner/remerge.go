@@ -26,8 +26,8 @@ package planner
 // as merged: on p5000 the first pass's items that the generator's tiling
 // does not show right (mergeright_test.go) are small, 8% of the area;
 // after 1,000 iterations re-merging has joined them into large ones,
-// 23% of the area with twin buffers swapped, 55% without
-// (TestMergeRightnessP5000).
+// 36% of the area, twin buffers swapped or not (TestMergeRightnessP5000;
+// 23% and 55% before pairs with a follow-up went first).
 //
 // Example (TestRemergeWorkedExample): a [0,1) 1 B, b [0,1) 1 B, c [0,2)
 // 2 B, d [1,2) 1 B, e [1,4) 1 B, f [2,4) 3 B; live total 4. The first
@@ -76,10 +76,15 @@ func remerge(ctx context.Context, bufs []Buffer, seed uint64, iters int) ([]Buff
 // every merge made, the items of the fewest seen (the reduced instance's
 // buffers, in no order), and the iterations made.
 func remergeTree(ctx context.Context, bufs []Buffer, seed uint64, iters int) (*pairMerger, []int, int) {
-	p := newPairMerger(bufs, seed)
+	return remergeRun(ctx, newPairMerger(bufs, seed), seed, iters)
+}
+
+// remergeRun is remergeTree's work on a merger of the original buffers
+// made already (BenchmarkPairChoice sets its anyPair).
+func remergeRun(ctx context.Context, p *pairMerger, seed uint64, iters int) (*pairMerger, []int, int) {
 	for p.step() {
 	}
-	rng := rand.New(rand.NewPCG(seed, uint64(len(bufs))+1))
+	rng := rand.New(rand.NewPCG(seed, uint64(p.n)+1))
 	p.skip = remergeSkip
 	best := slices.Clone(p.live)
 	it := 0
