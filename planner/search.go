@@ -678,29 +678,25 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	start := time.Now()
 	if merge {
 		half := max(budget/2, time.Millisecond)
+		rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
+		p, live, iters := remergeTree(rctx, sub, 1, remergeIters*len(sub))
+		cancel()
+		roots := p.sortedRoots(live)
+		red := p.buffers(roots)
 		refine := len(sub) > srchExactMax
-		runs := make([]mergedRun, mergeRaces)
-		var wg sync.WaitGroup
-		for k := range runs {
-			wg.Go(func() { runs[k] = m.mergedSearch(sub, uint64(k+1), start.Add(half), refine, part) })
+		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, end: m.end}
+		if m.progress != nil {
+			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
 		}
-		wg.Wait()
-		best := -1
-		for k, r := range runs {
-			if r.res != nil && (best < 0 || r.res.Arena < runs[best].res.Arena) {
-				best = k
-			}
-		}
-		if best >= 0 {
-			r := runs[best]
+		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
 			if refine {
 				var w io.Writer
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				return refineMerged(m.cutsContext(), r.p, r.roots, r.res.Offsets, r.res.LB, start.Add(budget), w)
+				return refineMerged(m.cutsContext(), p, roots, res.Offsets, res.LB, start.Add(budget), w)
 			}
-			cfg.Initial, cfg.InitialMethod = r.p.expand(r.roots, r.res.Offsets), "merged"
+			cfg.Initial, cfg.InitialMethod = p.expand(roots, res.Offsets), "merged"
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
@@ -708,39 +704,6 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		return stackOffsets(sub)
 	}
 	return res.Offsets
-}
-
-// mergeRaces is how many merged pieces pieceSearch searches side by
-// side, each from its own merge seed.
-const mergeRaces = 2
-
-// mergedRun is one merged piece's search (mergedSearch): the merger, the
-// reduced instance's items, and the search's result (nil if it failed).
-type mergedRun struct {
-	p     *pairMerger
-	roots []int
-	res   *SearchResult
-}
-
-// mergedSearch merges and re-merges sub from seed (remergeShare percent
-// of the time to end), then searches the reduced instance until end
-// (pieceSearch).
-func (m *srchMin) mergedSearch(sub []Buffer, seed uint64, end time.Time, refine bool, part string) mergedRun {
-	start := time.Now()
-	rctx, cancel := context.WithTimeout(m.cutsContext(), end.Sub(start)*remergeShare/100)
-	p, live, iters := remergeTree(rctx, sub, seed, remergeIters*len(sub))
-	cancel()
-	roots := p.sortedRoots(live)
-	red := p.buffers(roots)
-	mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, end: m.end}
-	if m.progress != nil {
-		mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (seed %d, %d re-merges): ", len(red), seed, iters)}
-	}
-	res, err := search(m.cutsContext(), red, mcfg, max(time.Until(end), time.Millisecond), 0)
-	if err != nil {
-		res = nil
-	}
-	return mergedRun{p: p, roots: roots, res: res}
 }
 
 // cutsContext is the cuts' context: m.ctx, or under cuts the one a
