@@ -381,17 +381,17 @@ func (p *pairMerger) followSpan(g *pmGroup) {
 
 // followBoundary lists in p.cands the pairs of a boundary's group whose
 // continuation has a follow-up (pair): an ender of its height at its
-// start (the ender's own), a starter of its height at its end (the
-// starter's own), or an item of its lifespan.
+// start, a starter of its height at its end, or an item of its lifespan.
+// The first two are the ender's own start group and the starter's own
+// end group (p.gs: the groups a live item is filed in).
 func (p *pairMerger) followBoundary(g *pmGroup) {
-	h := g.key.y
 	p.endOK = p.endOK[:0]
 	for _, y := range g.sts {
-		p.endOK = append(p.endOK, p.has(pmKey{false, p.items[y].e, h}, false))
+		p.endOK = append(p.endOK, len(p.gs[y][1].sts) > 0)
 	}
 	for _, x := range g.ends {
 		s := p.items[x].s
-		startOK := p.has(pmKey{false, s, h}, true)
+		startOK := len(p.gs[x][2].ends) > 0
 		for k, y := range g.sts {
 			if startOK || p.endOK[k] || p.has(pmKey{true, s, p.items[y].e}, false) {
 				p.cands = append(p.cands, [2]int{x, y})
