@@ -164,7 +164,10 @@ type SearchConfig struct {
 	// search's first step, not a share (squeakyShare); the merged piece of
 	// a piece above srchExactMax sets it (pieceSearch).
 	swoAll bool
-	end    time.Time // the end of the whole Search's budget (Search sets it)
+	// streams: squeaky-wheel streams (squeaky.go) when not 0; each merge
+	// chain's search sets 1 (pieceSearch).
+	streams int
+	end     time.Time // the end of the whole Search's budget (Search sets it)
 	// flowBands: the cuts and the renewal blocks try the flow band search
 	// (flowband.go) where the band search finds nothing, and the boundary
 	// blocks' route runs (renewal); Search sets it for budgets of
@@ -227,7 +230,7 @@ func search(ctx context.Context, bufs []Buffer, cfg SearchConfig, budget time.Du
 		// The renewal route (renew.go) writes from a goroutine of its own.
 		progress = &syncWriter{w: progress}
 	}
-	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, swoAll: cfg.swoAll, end: cfg.end, flowBands: cfg.flowBands}
+	m := &srchMin{ctx: ctx, bufs: bufs, begin: time.Now(), progress: progress, workCap: cfg.Work, noCuts: cfg.noCuts, noRenew: cfg.noRenew, noMerge: cfg.noMerge, swoAll: cfg.swoAll, streams: cfg.streams, end: cfg.end, flowBands: cfg.flowBands}
 	if len(cfg.peakOff) == len(bufs) && len(cfg.peakOrd) == len(bufs) {
 		m.peakOff, m.peakOrd = cfg.peakOff, cfg.peakOrd
 	}
@@ -275,6 +278,7 @@ type srchMin struct {
 	noRenew   bool         // no renewal blocks (SearchConfig.noRenew)
 	noMerge   bool         // no pair merges (SearchConfig.noMerge)
 	swoAll    bool         // squeaky passes take all the time left (SearchConfig.swoAll)
+	streams   int          // squeaky streams when not 0 (SearchConfig.streams)
 	flowBands bool         // the flow band search too (SearchConfig.flowBands)
 	renew     *srchRenew   // the renewal blocks, once the cuts asked (renewal)
 	// cutsCtx is the context of cuts (cutsContext); a renewal route that
@@ -678,25 +682,16 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	start := time.Now()
 	if merge {
 		half := max(budget/2, time.Millisecond)
-		rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
-		p, live, iters := remergeTree(rctx, sub, 1, remergeIters*len(sub))
-		cancel()
-		roots := p.sortedRoots(live)
-		red := p.buffers(roots)
 		refine := len(sub) > srchExactMax
-		mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, end: m.end}
-		if m.progress != nil {
-			mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("merged to %d (%d re-merges): ", len(red), iters)}
-		}
-		if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
+		if c, ok := m.mergedSearch(sub, half, start, refine, part); ok {
 			if refine {
 				var w io.Writer
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				return refineMerged(m.cutsContext(), p, roots, res.Offsets, res.LB, start.Add(budget), w)
+				return refineMerged(m.cutsContext(), c.p, c.roots, c.res.Offsets, c.res.LB, start.Add(budget), w)
 			}
-			cfg.Initial, cfg.InitialMethod = p.expand(roots, res.Offsets), "merged"
+			cfg.Initial, cfg.InitialMethod = c.p.expand(c.roots, c.res.Offsets), "merged"
 		}
 	}
 	res, err := search(m.cutsContext(), sub, cfg, max(budget-time.Since(start), time.Millisecond), 0)
@@ -704,6 +699,62 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 		return stackOffsets(sub)
 	}
 	return res.Offsets
+}
+
+// pieceChains is how many merge chains pieceSearch runs side by side,
+// each re-merging with its own seed and searching its reduced instance
+// with one squeaky-wheel stream (two chains, two streams: the cores the
+// search had, and re-merging, which ran on one, now takes both). The
+// result hangs on the merge more than on the stream: on packable p5000's
+// piece without a band, over 24 pairs of merge seeds, the better of two
+// chains ended 205 units of 64 B over LB on average after refinement, one
+// chain with two streams 236 (docs/BENCHMARKS.md, issue 18).
+const pieceChains = 2
+
+// mergeChain is a reduced instance of a piece (a merger's items roots)
+// and its search's result.
+type mergeChain struct {
+	p     *pairMerger
+	roots []int
+	res   *SearchResult
+}
+
+// mergedSearch is pieceSearch's merged piece: pieceChains chains side by
+// side, chain k re-merging sub with seed k (remerge.go) for remergeShare
+// percent of half, then searching its reduced instance with one
+// squeaky-wheel stream until half has passed since start (swoAll when
+// refine). It returns the chain whose placement is smallest (ties to the
+// lower seed); ok is false when no search returned one.
+func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time, refine bool, part string) (mergeChain, bool) {
+	rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
+	defer cancel()
+	chains := make([]mergeChain, pieceChains)
+	var wg sync.WaitGroup
+	for k := range chains {
+		wg.Go(func() {
+			p, live, iters := remergeTree(rctx, sub, uint64(k+1), remergeIters*len(sub))
+			roots := p.sortedRoots(live)
+			red := p.buffers(roots)
+			mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, streams: 1, end: m.end}
+			if m.progress != nil {
+				mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("chain %d, merged to %d (%d re-merges): ", k+1, len(red), iters)}
+			}
+			if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
+				chains[k] = mergeChain{p: p, roots: roots, res: res}
+			}
+		})
+	}
+	wg.Wait()
+	best := -1
+	for k, c := range chains {
+		if c.res != nil && (best < 0 || c.res.Arena < chains[best].res.Arena) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return mergeChain{}, false
+	}
+	return chains[best], true
 }
 
 // cutsContext is the cuts' context: m.ctx, or under cuts the one a

@@ -79,13 +79,13 @@ type swoResult struct {
 }
 
 // squeaky runs up to passes passes of squeaky-wheel optimisation in each of
-// swoStreams streams (fewer when m.stop() ends them) and keeps the best
+// swoStreams streams (m.streams when set) (fewer when m.stop() ends them) and keeps the best
 // placement when it beats m.best.
 func (m *srchMin) squeaky(passes int) {
 	if m.arena <= m.lb {
 		return
 	}
-	res := make([]swoResult, swoStreams)
+	res := make([]swoResult, cmp.Or(m.streams, swoStreams))
 	var wg sync.WaitGroup
 	for s := range res {
 		wg.Go(func() { res[s] = m.swoStream(uint64(s), passes) })
