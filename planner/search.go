@@ -724,18 +724,26 @@ type mergeChain struct {
 // percent of half, then searching its reduced instance with one
 // squeaky-wheel stream until half has passed since start (swoAll when
 // refine). It returns the chain whose placement is smallest (ties to the
-// lower seed); ok is false when no search returned one.
+// lower seed); ok is false when no search returned one. While a renewal
+// route's search runs beside (an earlier piece started it), the cores are
+// shared with it, and one chain runs with swoStreams streams: two chains
+// there starved each other's squeaky-wheel passes (packable p5000 of seed
+// 7 ended 1.126 x LB instead of 1.024, docs/BENCHMARKS.md).
 func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time, refine bool, part string) (mergeChain, bool) {
 	rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
 	defer cancel()
-	chains := make([]mergeChain, pieceChains)
+	n := pieceChains
+	if m.routeRunning() {
+		n = 1
+	}
+	chains := make([]mergeChain, n)
 	var wg sync.WaitGroup
 	for k := range chains {
 		wg.Go(func() {
 			p, live, iters := remergeTree(rctx, sub, uint64(k+1), remergeIters*len(sub))
 			roots := p.sortedRoots(live)
 			red := p.buffers(roots)
-			mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, streams: 1, end: m.end}
+			mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, streams: swoStreams / n, end: m.end}
 			if m.progress != nil {
 				mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("chain %d, merged to %d (%d re-merges): ", k+1, len(red), iters)}
 			}
@@ -755,6 +763,22 @@ func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time
 		return mergeChain{}, false
 	}
 	return chains[best], true
+}
+
+// routeRunning reports whether a renewal route's search (renew.go) is
+// still running.
+func (m *srchMin) routeRunning() bool {
+	if m.renew == nil {
+		return false
+	}
+	for _, rt := range m.renew.routes {
+		select {
+		case <-rt.done:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // cutsContext is the cuts' context: m.ctx, or under cuts the one a
