@@ -683,7 +683,11 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	if merge {
 		half := max(budget/2, time.Millisecond)
 		refine := len(sub) > srchExactMax
-		if c, ok := m.mergedSearch(sub, half, start, refine, part); ok {
+		chains := pieceChains
+		if m.routeRunning() {
+			chains = 1
+		}
+		if c, ok := m.mergedSearch(sub, half, start, refine, part, chains, 1); ok {
 			if refine {
 				var w io.Writer
 				if m.progress != nil {
@@ -707,8 +711,9 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 // search had, and re-merging, which ran on one, now takes both). The
 // result hangs on the merge more than on the stream: on packable p5000's
 // piece without a band, over 24 pairs of merge seeds, the better of two
-// chains ended 205 units of 64 B over LB on average after refinement, one
-// chain with two streams 236 (docs/BENCHMARKS.md, issue 18).
+// chains ended 216.5 units of 64 B over LB on average after refinement,
+// one chain with two streams 235.1 (BenchmarkMergeChains,
+// docs/BENCHMARKS.md, issue 18).
 const pieceChains = 2
 
 // mergeChain is a reduced instance of a piece (a merger's items roots)
@@ -719,33 +724,31 @@ type mergeChain struct {
 	res   *SearchResult
 }
 
-// mergedSearch is pieceSearch's merged piece: pieceChains chains side by
-// side, chain k re-merging sub with seed k (remerge.go) for remergeShare
-// percent of half, then searching its reduced instance with one
-// squeaky-wheel stream until half has passed since start (swoAll when
-// refine). It returns the chain whose placement is smallest (ties to the
-// lower seed); ok is false when no search returned one. While a renewal
-// route's search runs beside (an earlier piece started it), the cores are
-// shared with it, and one chain runs with swoStreams streams: two chains
-// there starved each other's squeaky-wheel passes (packable p5000 of seed
-// 7 ended 1.126 x LB instead of 1.024, docs/BENCHMARKS.md).
-func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time, refine bool, part string) (mergeChain, bool) {
+// mergedSearch is pieceSearch's merged piece: n chains side by side,
+// chain k (from 0) re-merging sub with merge seed seed+k (remerge.go) for
+// remergeShare percent of half, then searching its reduced instance with
+// swoStreams/n squeaky-wheel streams until half has passed since start
+// (swoAll when refine). It returns the chain whose placement is smallest
+// (ties to the lower seed); ok is false when no search returned one.
+//
+// pieceSearch runs pieceChains chains, and one while a renewal route's
+// search runs beside (an earlier piece started it): the cores are shared
+// with the route there, and two chains starved each other's squeaky-wheel
+// passes (packable p5000 of seed 7 ended 1.126 x LB instead of 1.024,
+// docs/BENCHMARKS.md).
+func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time, refine bool, part string, n int, seed uint64) (mergeChain, bool) {
 	rctx, cancel := context.WithTimeout(m.cutsContext(), half*remergeShare/100)
 	defer cancel()
-	n := pieceChains
-	if m.routeRunning() {
-		n = 1
-	}
 	chains := make([]mergeChain, n)
 	var wg sync.WaitGroup
 	for k := range chains {
 		wg.Go(func() {
-			p, live, iters := remergeTree(rctx, sub, uint64(k+1), remergeIters*len(sub))
+			p, live, iters := remergeTree(rctx, sub, seed+uint64(k), remergeIters*len(sub))
 			roots := p.sortedRoots(live)
 			red := p.buffers(roots)
 			mcfg := SearchConfig{noMerge: true, noRenew: true, noCuts: true, swoAll: refine, streams: swoStreams / n, end: m.end}
 			if m.progress != nil {
-				mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("chain %d, merged to %d (%d re-merges): ", k+1, len(red), iters)}
+				mcfg.Progress = &partProgress{w: m.progress, part: part + fmt.Sprintf("chain %d of %d, merged to %d (%d re-merges): ", k+1, n, len(red), iters)}
 			}
 			if res, err := search(m.cutsContext(), red, mcfg, max(half-time.Since(start), time.Millisecond), 0); err == nil {
 				chains[k] = mergeChain{p: p, roots: roots, res: res}
