@@ -693,7 +693,11 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				return refineMerged(m.cutsContext(), c.p, c.roots, c.res.Offsets, c.res.LB, start.Add(budget), w)
+				// Refinement gains little after a second or so: a third
+				// of the time left, re-coarsening (recoarsen.go) the rest.
+				mid := start.Add(half + (budget-half)/3)
+				off := refineMerged(m.cutsContext(), c.p, c.roots, c.res.Offsets, c.res.LB, mid, w)
+				return recoarsen(m.cutsContext(), sub, off, c.res.LB, start.Add(budget), w)
 			}
 			cfg.Initial, cfg.InitialMethod = c.p.expand(c.roots, c.res.Offsets), "merged"
 		}
