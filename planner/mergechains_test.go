@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -22,13 +23,7 @@ import (
 //	go test ./planner -run '^$' -bench BenchmarkMergeChains -benchtime 1x
 func BenchmarkMergeChains(b *testing.B) {
 	const mergeChainPairs = 24
-	blocks, labels, _, counts := p5000Strips()
-	var piece []Buffer
-	for i, bl := range blocks {
-		if counts[labels[i]] != 84 {
-			piece = append(piece, Buffer{Start: bl.Start, End: bl.End, Size: bl.Size})
-		}
-	}
+	piece := p5000Piece()
 	lb := LowerBound(piece)
 	for _, n := range []int{1, 2} {
 		name := map[int]string{1: "one", 2: "two"}[n]
@@ -49,13 +44,69 @@ func BenchmarkMergeChains(b *testing.B) {
 					units[j] = float64((ArenaSize(piece, off) - lb) / dsagen.PackableGranule)
 				}
 			}
-			var sum float64
-			for _, u := range units {
-				sum += u
-			}
-			slices.Sort(units)
-			b.ReportMetric(sum/mergeChainPairs, "units")
-			b.ReportMetric((units[mergeChainPairs/2-1]+units[mergeChainPairs/2])/2, "median")
+			reportUnits(b, units)
 		})
 	}
+}
+
+// BenchmarkRefineShare compares shares of the time after the merged
+// piece's search given to refinement (refineShare; re-coarsening gets the
+// rest) on the piece of packable p5000 that the cuts leave, as
+// pieceSearch runs it: two merge chains (seeds 2j+1 and 2j+2) re-merge
+// and search for 3.8 s, then refinement and re-coarsening until 7.6 s.
+// "units" and "median" are the mean and the median over
+// refineSharePairs pairs of the arena over the piece's LB in units of
+// 64 B. About 5 minutes on two cores:
+//
+//	go test ./planner -run '^$' -bench BenchmarkRefineShare -benchtime 1x
+func BenchmarkRefineShare(b *testing.B) {
+	const refineSharePairs = 12
+	piece := p5000Piece()
+	lb := LowerBound(piece)
+	for _, share := range []float64{1.0 / 3, 1.0 / 2, 2.0 / 3} {
+		b.Run(strconv.FormatFloat(share, 'f', 2, 64), func(b *testing.B) {
+			units := make([]float64, refineSharePairs)
+			for b.Loop() {
+				for j := range units {
+					m := &srchMin{ctx: context.Background()}
+					start := time.Now()
+					c, ok := m.mergedSearch(piece, 3800*time.Millisecond, start, true, "", pieceChains, uint64(2*j+1))
+					if !ok {
+						b.Fatal("no chain returned a placement")
+					}
+					off := c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), share, nil)
+					if err := VerifyPlacement(piece, off); err != nil {
+						b.Fatal(err)
+					}
+					units[j] = float64((ArenaSize(piece, off) - lb) / dsagen.PackableGranule)
+				}
+			}
+			reportUnits(b, units)
+		})
+	}
+}
+
+// p5000Piece returns the piece of packable p5000 that the cuts leave:
+// the 4,916 buffers beside the strip of 84.
+func p5000Piece() []Buffer {
+	blocks, labels, _, counts := p5000Strips()
+	var piece []Buffer
+	for i, bl := range blocks {
+		if counts[labels[i]] != 84 {
+			piece = append(piece, Buffer{Start: bl.Start, End: bl.End, Size: bl.Size})
+		}
+	}
+	return piece
+}
+
+// reportUnits reports the mean ("units") and the median of units.
+func reportUnits(b *testing.B, units []float64) {
+	var sum float64
+	for _, u := range units {
+		sum += u
+	}
+	units = slices.Sorted(slices.Values(units))
+	n := len(units)
+	b.ReportMetric(sum/float64(n), "units")
+	b.ReportMetric((units[(n-1)/2]+units[n/2])/2, "median")
 }

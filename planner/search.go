@@ -693,11 +693,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				// Refinement gains little after a second or so: a third
-				// of the time left, re-coarsening (recoarsen.go) the rest.
-				mid := start.Add(half + (budget-half)/3)
-				off := refineMerged(m.cutsContext(), c.p, c.roots, c.res.Offsets, c.res.LB, mid, w)
-				return recoarsen(m.cutsContext(), sub, off, c.res.LB, start.Add(budget), w)
+				return c.refined(m.cutsContext(), sub, start.Add(budget), refineShare, w)
 			}
 			cfg.Initial, cfg.InitialMethod = c.p.expand(c.roots, c.res.Offsets), "merged"
 		}
@@ -770,6 +766,20 @@ func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time
 		return mergeChain{}, false
 	}
 	return chains[best], true
+}
+
+// refineShare is the share of the time after the merged piece's search
+// that refinement gets (refine.go), re-coarsening (recoarsen.go) the
+// rest: refinement gains little after its first rounds.
+const refineShare = 1.0 / 3
+
+// refined is the placement of sub (the piece c was merged from) that
+// refinement makes of c's until share of the time to end has passed,
+// and re-coarsening from there until end (progress lines to w).
+func (c mergeChain) refined(ctx context.Context, sub []Buffer, end time.Time, share float64, w io.Writer) []int64 {
+	mid := time.Now().Add(time.Duration(float64(time.Until(end)) * share))
+	off := refineMerged(ctx, c.p, c.roots, c.res.Offsets, c.res.LB, mid, w)
+	return recoarsen(ctx, sub, off, c.res.LB, end, w)
 }
 
 // routeRunning reports whether a renewal route's search (renew.go) is
