@@ -56,14 +56,14 @@ func BenchmarkMergeChains(b *testing.B) {
 // and search for 3.8 s, then refinement and re-coarsening until 7.6 s.
 // "units" and "median" are the mean and the median over
 // refineSharePairs pairs of the arena over the piece's LB in units of
-// 64 B. About 5 minutes on two cores:
+// 64 B. About 8 minutes on two cores:
 //
 //	go test ./planner -run '^$' -bench BenchmarkRefineShare -benchtime 1x
 func BenchmarkRefineShare(b *testing.B) {
 	const refineSharePairs = 12
 	piece := p5000Piece()
 	lb := LowerBound(piece)
-	for _, share := range []float64{1.0 / 3, 1.0 / 2, 2.0 / 3} {
+	for _, share := range []float64{1.0 / 6, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3} {
 		b.Run(strconv.FormatFloat(share, 'f', 2, 64), func(b *testing.B) {
 			units := make([]float64, refineSharePairs)
 			for b.Loop() {

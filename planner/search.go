@@ -770,7 +770,12 @@ func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time
 
 // refineShare is the share of the time after the merged piece's search
 // that refinement gets (refine.go), re-coarsening (recoarsen.go) the
-// rest: refinement gains little after its first rounds.
+// rest: refinement gains little after its first rounds. Over 12 seed
+// pairs on packable p5000's piece, shares of 1/6, 1/4, 1/3, 1/2 and 2/3
+// ended 190.5, 203.4, 201.7, 210.8 and 215.7 units of 64 B over LB on
+// average, within each other's noise below a half (BenchmarkRefineShare,
+// docs/BENCHMARKS.md); a third leaves refinement's first round time to
+// bring a merged piece far above LB down (packable p5000 of seed 14).
 const refineShare = 1.0 / 3
 
 // refined is the placement of sub (the piece c was merged from) that
