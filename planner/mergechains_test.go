@@ -24,25 +24,14 @@ import (
 func BenchmarkMergeChains(b *testing.B) {
 	const mergeChainPairs = 24
 	piece := p5000Piece()
-	lb := LowerBound(piece)
 	for _, n := range []int{1, 2} {
 		name := map[int]string{1: "one", 2: "two"}[n]
 		b.Run(name, func(b *testing.B) {
-			units := make([]float64, mergeChainPairs)
+			var units []float64
 			for b.Loop() {
-				for j := range units {
-					m := &srchMin{ctx: context.Background()}
-					start := time.Now()
-					c, ok := m.mergedSearch(piece, 4*time.Second, start, true, "", n, uint64(2*j+1))
-					if !ok {
-						b.Fatal("no chain returned a placement")
-					}
-					off := refineMerged(context.Background(), c.p, c.roots, c.res.Offsets, lb, start.Add(8*time.Second), nil)
-					if err := VerifyPlacement(piece, off); err != nil {
-						b.Fatal(err)
-					}
-					units[j] = float64((ArenaSize(piece, off) - lb) / dsagen.PackableGranule)
-				}
+				units = pieceUnits(b, piece, mergeChainPairs, 4*time.Second, n, func(c mergeChain, start time.Time) []int64 {
+					return refineMerged(context.Background(), c.p, c.roots, c.res.Offsets, c.res.LB, start.Add(8*time.Second), nil)
+				})
 			}
 			reportUnits(b, units)
 		})
@@ -62,28 +51,40 @@ func BenchmarkMergeChains(b *testing.B) {
 func BenchmarkRefineShare(b *testing.B) {
 	const refineSharePairs = 12
 	piece := p5000Piece()
-	lb := LowerBound(piece)
 	for _, share := range []float64{1.0 / 6, 1.0 / 4, 1.0 / 3, 1.0 / 2, 2.0 / 3} {
 		b.Run(strconv.FormatFloat(share, 'f', 2, 64), func(b *testing.B) {
-			units := make([]float64, refineSharePairs)
+			var units []float64
 			for b.Loop() {
-				for j := range units {
-					m := &srchMin{ctx: context.Background()}
-					start := time.Now()
-					c, ok := m.mergedSearch(piece, 3800*time.Millisecond, start, true, "", pieceChains, uint64(2*j+1))
-					if !ok {
-						b.Fatal("no chain returned a placement")
-					}
-					off := c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), share, nil)
-					if err := VerifyPlacement(piece, off); err != nil {
-						b.Fatal(err)
-					}
-					units[j] = float64((ArenaSize(piece, off) - lb) / dsagen.PackableGranule)
-				}
+				units = pieceUnits(b, piece, refineSharePairs, 3800*time.Millisecond, pieceChains, func(c mergeChain, start time.Time) []int64 {
+					return c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), share, nil)
+				})
 			}
 			reportUnits(b, units)
 		})
 	}
+}
+
+// pieceUnits runs mergedSearch on piece for pairs seed pairs (merge
+// seeds 2j+1 on, n chains, half as given), finishes each chain's
+// placement by finish (start: when its mergedSearch began), and returns
+// each placement's arena over the piece's LB in units of 64 B.
+func pieceUnits(b *testing.B, piece []Buffer, pairs int, half time.Duration, n int, finish func(c mergeChain, start time.Time) []int64) []float64 {
+	lb := LowerBound(piece)
+	units := make([]float64, pairs)
+	for j := range units {
+		m := &srchMin{ctx: context.Background()}
+		start := time.Now()
+		c, ok := m.mergedSearch(piece, half, start, true, "", n, uint64(2*j+1))
+		if !ok {
+			b.Fatal("no chain returned a placement")
+		}
+		off := finish(c, start)
+		if err := VerifyPlacement(piece, off); err != nil {
+			b.Fatal(err)
+		}
+		units[j] = float64((ArenaSize(piece, off) - lb) / dsagen.PackableGranule)
+	}
+	return units
 }
 
 // p5000Piece returns the piece of packable p5000 that the cuts leave:

@@ -111,13 +111,7 @@ func TestRemergeP5000(t *testing.T) {
 //
 //	go test ./planner -run '^$' -bench BenchmarkPairChoice -benchtime 1x
 func BenchmarkPairChoice(b *testing.B) {
-	blocks, labels, _, counts := p5000Strips()
-	var piece []Buffer
-	for i, bl := range blocks {
-		if counts[labels[i]] != 84 {
-			piece = append(piece, Buffer{Start: bl.Start, End: bl.End, Size: bl.Size})
-		}
-	}
+	piece := p5000Piece()
 	const seeds, passes = 64, 4000
 	for _, anyPair := range []bool{true, false} {
 		name := "follow-up"
