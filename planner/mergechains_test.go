@@ -111,3 +111,27 @@ func reportUnits(b *testing.B, units []float64) {
 	b.ReportMetric(sum/float64(n), "units")
 	b.ReportMetric((units[(n-1)/2]+units[n/2])/2, "median")
 }
+
+// BenchmarkRecoarsenWays compares how many coarse instances a cycle of
+// re-coarsening searches side by side (recoarsenWays), on packable
+// p5000's piece as pieceSearch runs it (BenchmarkRefineShare, with
+// refineShare), over 12 seed pairs. About 3 minutes on two cores:
+//
+//	go test ./planner -run '^$' -bench BenchmarkRecoarsenWays -benchtime 1x
+func BenchmarkRecoarsenWays(b *testing.B) {
+	piece := p5000Piece()
+	for _, ways := range []int{2, 4} {
+		b.Run(strconv.Itoa(ways), func(b *testing.B) {
+			var units []float64
+			for b.Loop() {
+				units = pieceUnits(b, piece, 12, 3800*time.Millisecond, pieceChains, func(c mergeChain, start time.Time) []int64 {
+					end := start.Add(7600 * time.Millisecond)
+					mid := time.Now().Add(time.Until(end) / 3)
+					off := refineMerged(context.Background(), c.p, c.roots, c.res.Offsets, c.res.LB, mid, nil)
+					return recoarsen(context.Background(), piece, off, c.res.LB, end, ways, nil)
+				})
+			}
+			reportUnits(b, units)
+		})
+	}
+}

@@ -36,10 +36,10 @@ import (
 )
 
 // recoarsenWays is how many coarse instances a cycle searches side by
-// side (one squeaky-wheel stream each: the search's two cores);
-// recoarsenMin is the least time a cycle starts with.
+// side, one squeaky-wheel stream each, two to a core; recoarsenMin is the
+// least time a cycle starts with.
 const (
-	recoarsenWays = 2
+	recoarsenWays = 4
 	recoarsenMin  = time.Second
 )
 
@@ -109,10 +109,10 @@ func coarsenPlaced(bufs []Buffer, off []int64, seed uint64) (*pairMerger, []int,
 }
 
 // recoarsen runs cycles of re-coarsening on bufs (a perfect instance of
-// LB lb) placed at off, until end or ctx ends, and returns the lowest
-// placement seen (off itself when no cycle lowers it). Progress lines go
-// to progress when it is not nil.
-func recoarsen(ctx context.Context, bufs []Buffer, off []int64, lb int64, end time.Time, progress io.Writer) []int64 {
+// LB lb) placed at off, with ways coarse instances a cycle, until end or
+// ctx ends, and returns the lowest placement seen (off itself when no
+// cycle lowers it). Progress lines go to progress when it is not nil.
+func recoarsen(ctx context.Context, bufs []Buffer, off []int64, lb int64, end time.Time, ways int, progress io.Writer) []int64 {
 	begin := time.Now()
 	arena := ArenaSize(bufs, off)
 	type way struct {
@@ -127,23 +127,23 @@ func recoarsen(ctx context.Context, bufs []Buffer, off []int64, lb int64, end ti
 			break
 		}
 		passEnd := time.Now().Add(left * 2 / 3)
-		ways := make([]way, recoarsenWays)
+		tried := make([]way, ways)
 		var wg sync.WaitGroup
-		for k := range ways {
+		for k := range tried {
 			wg.Go(func() {
-				p, roots, ro := coarsenPlaced(bufs, off, uint64((cycle-1)*recoarsenWays+k+1))
+				p, roots, ro := coarsenPlaced(bufs, off, uint64((cycle-1)*ways+k+1))
 				cb := p.buffers(roots)
 				w := way{p: p, roots: roots, off: ro, arena: ArenaSize(cb, ro)}
 				m := &srchMin{ctx: ctx, bufs: cb, begin: time.Now(), deadline: passEnd, lb: lb, proven: lb, arena: w.arena}
 				if r := m.swoStream(uint64(k), swoPasses); r.off != nil && r.arena < w.arena {
 					w.off, w.arena = r.off, r.arena
 				}
-				ways[k] = w
+				tried[k] = w
 			})
 		}
 		wg.Wait()
-		w := ways[0]
-		for _, x := range ways[1:] {
+		w := tried[0]
+		for _, x := range tried[1:] {
 			if x.arena < w.arena {
 				w = x
 			}

@@ -87,8 +87,8 @@ func TestRecoarsenLowersStack(t *testing.T) {
 	bufs := blockBuffers(dsagen.Packable(120, packableCapacity, 3))
 	lb := searchLB(bufs)
 	off := stackOffsets(bufs)
-	assert.Equal(t, off, recoarsen(context.Background(), bufs, off, lb, time.Now(), nil))
-	got := recoarsen(context.Background(), bufs, off, lb, time.Now().Add(recoarsenMin+200*time.Millisecond), nil)
+	assert.Equal(t, off, recoarsen(context.Background(), bufs, off, lb, time.Now(), recoarsenWays, nil))
+	got := recoarsen(context.Background(), bufs, off, lb, time.Now().Add(recoarsenMin+200*time.Millisecond), recoarsenWays, nil)
 	require.NoError(t, VerifyPlacement(bufs, got))
 	assert.Less(t, ArenaSize(bufs, got), ArenaSize(bufs, off)/2)
 }

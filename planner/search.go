@@ -784,7 +784,7 @@ const refineShare = 1.0 / 3
 func (c mergeChain) refined(ctx context.Context, sub []Buffer, end time.Time, share float64, w io.Writer) []int64 {
 	mid := time.Now().Add(time.Duration(float64(time.Until(end)) * share))
 	off := refineMerged(ctx, c.p, c.roots, c.res.Offsets, c.res.LB, mid, w)
-	return recoarsen(ctx, sub, off, c.res.LB, end, w)
+	return recoarsen(ctx, sub, off, c.res.LB, end, recoarsenWays, w)
 }
 
 // routeRunning reports whether a renewal route's search (renew.go) is
