@@ -135,3 +135,25 @@ func BenchmarkRecoarsenWays(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMergedShare compares shares of a large piece's time given to
+// its merged piece (mergedShare; refinement and re-coarsening get the
+// rest) on packable p5000's piece, as pieceSearch runs it with 7.6 s,
+// over 24 seed pairs. About 6 minutes on two cores:
+//
+//	go test ./planner -run '^$' -bench BenchmarkMergedShare -benchtime 1x
+func BenchmarkMergedShare(b *testing.B) {
+	piece := p5000Piece()
+	const budget = 7600 * time.Millisecond
+	for _, share := range []float64{1.0 / 2, 5.0 / 8} {
+		b.Run(strconv.FormatFloat(share, 'f', 3, 64), func(b *testing.B) {
+			var units []float64
+			for b.Loop() {
+				units = pieceUnits(b, piece, 24, time.Duration(float64(budget)*share), pieceChains, func(c mergeChain, start time.Time) []int64 {
+					return c.refined(context.Background(), piece, start.Add(budget), refineShare, nil)
+				})
+			}
+			reportUnits(b, units)
+		})
+	}
+}
