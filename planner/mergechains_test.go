@@ -137,9 +137,9 @@ func BenchmarkRecoarsenWays(b *testing.B) {
 }
 
 // BenchmarkMergedShare compares shares of a large piece's time given to
-// its merged piece (mergedShare; refinement and re-coarsening get the
-// rest) on packable p5000's piece, as pieceSearch runs it with 7.6 s,
-// over 24 seed pairs. About 6 minutes on two cores:
+// its merged piece (pieceSearch gives half; refinement and re-coarsening
+// get the rest) on packable p5000's piece, as pieceSearch runs it with
+// 7.6 s, over 24 seed pairs. About 6 minutes on two cores:
 //
 //	go test ./planner -run '^$' -bench BenchmarkMergedShare -benchtime 1x
 func BenchmarkMergedShare(b *testing.B) {

@@ -681,11 +681,8 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 	}
 	start := time.Now()
 	if merge {
-		refine := len(sub) > srchExactMax
 		half := max(budget/2, time.Millisecond)
-		if refine {
-			half = max(time.Duration(float64(budget)*mergedShare), time.Millisecond)
-		}
+		refine := len(sub) > srchExactMax
 		chains := pieceChains
 		if m.routeRunning() {
 			chains = 1
@@ -770,14 +767,6 @@ func (m *srchMin) mergedSearch(sub []Buffer, half time.Duration, start time.Time
 	}
 	return chains[best], true
 }
-
-// mergedShare is the share of a large piece's time (above srchExactMax)
-// that its merged piece gets (mergedSearch), where refinement and
-// re-coarsening follow: over 24 seed pairs on packable p5000's piece,
-// 5/8 of 7.6 s ended 190.0 units of 64 B over LB on average, a half
-// 202.8 (BenchmarkMergedShare, docs/BENCHMARKS.md). Smaller pieces give
-// the merged piece half their time, as before.
-const mergedShare = 5.0 / 8
 
 // refineShare is the share of the time after the merged piece's search
 // that refinement gets (refine.go), re-coarsening (recoarsen.go) the
