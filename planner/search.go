@@ -651,14 +651,16 @@ func (m *srchMin) cutPlacement() []int64 {
 // time left gave them too little (docs/BENCHMARKS.md, issue 18).
 //
 // A piece of pairMergeMin buffers or more is merged first (remerge.go):
-// half its time goes to the merged piece, remergeShare percent of that
-// to re-merging, the rest to searching the merged piece as the piece
-// would be (no cuts, no renewal route). The rest of the time goes, on a
-// piece of srchExactMax buffers or fewer, to the piece's own search
-// starting from that placement (its exact search lowers some, packable
-// p2000 of seed 2 among them); on a larger piece, whose own search is
-// the improvement of improve.go and did not lower the merged placement
-// of packable p5000, to refinement (refine.go); there the merged
+// half its time goes to the merged piece (mergedSearch: pieceChains
+// chains side by side), remergeShare percent of that to re-merging, the
+// rest to searching the merged piece as the piece would be (no cuts, no
+// renewal route). The rest of the time goes, on a piece of srchExactMax
+// buffers or fewer, to the piece's own search starting from that
+// placement (its exact search lowers some, packable p2000 of seed 2
+// among them); on a larger piece, whose own search is the improvement of
+// improve.go and did not lower the merged placement of packable p5000,
+// to refinement (refine.go) for refineShare of it and re-coarsening
+// (recoarsen.go) for the rest (mergeChain.refined); there the merged
 // piece's squeaky-wheel passes, which place it, take all of its search's
 // time after the exact search's first step (SearchConfig.swoAll), not
 // half of it: of eight packable instances of 5,000 buffers with such a
