@@ -56,7 +56,7 @@ func BenchmarkRefineShare(b *testing.B) {
 			var units []float64
 			for b.Loop() {
 				units = pieceUnits(b, piece, refineSharePairs, 3800*time.Millisecond, pieceChains, func(c mergeChain, start time.Time) []int64 {
-					return c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), share, nil)
+					return c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), share, recoarsenWays, nil)
 				})
 			}
 			reportUnits(b, units)
@@ -125,10 +125,7 @@ func BenchmarkRecoarsenWays(b *testing.B) {
 			var units []float64
 			for b.Loop() {
 				units = pieceUnits(b, piece, 12, 3800*time.Millisecond, pieceChains, func(c mergeChain, start time.Time) []int64 {
-					end := start.Add(7600 * time.Millisecond)
-					mid := time.Now().Add(time.Until(end) / 3)
-					off := refineMerged(context.Background(), c.p, c.roots, c.res.Offsets, c.res.LB, mid, nil)
-					return recoarsen(context.Background(), piece, off, c.res.LB, end, ways, nil)
+					return c.refined(context.Background(), piece, start.Add(7600*time.Millisecond), refineShare, ways, nil)
 				})
 			}
 			reportUnits(b, units)
@@ -150,7 +147,7 @@ func BenchmarkMergedShare(b *testing.B) {
 			var units []float64
 			for b.Loop() {
 				units = pieceUnits(b, piece, 24, time.Duration(float64(budget)*share), pieceChains, func(c mergeChain, start time.Time) []int64 {
-					return c.refined(context.Background(), piece, start.Add(budget), refineShare, nil)
+					return c.refined(context.Background(), piece, start.Add(budget), refineShare, recoarsenWays, nil)
 				})
 			}
 			reportUnits(b, units)

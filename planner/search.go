@@ -695,7 +695,7 @@ func (m *srchMin) pieceSearch(sub []Buffer, share float64) []int64 {
 				if m.progress != nil {
 					w = &partProgress{w: m.progress, part: part}
 				}
-				return c.refined(m.cutsContext(), sub, start.Add(budget), refineShare, w)
+				return c.refined(m.cutsContext(), sub, start.Add(budget), refineShare, recoarsenWays, w)
 			}
 			cfg.Initial, cfg.InitialMethod = c.p.expand(c.roots, c.res.Offsets), "merged"
 		}
@@ -782,11 +782,12 @@ const refineShare = 1.0 / 3
 
 // refined is the placement of sub (the piece c was merged from) that
 // refinement makes of c's until share of the time to end has passed,
-// and re-coarsening from there until end (progress lines to w).
-func (c mergeChain) refined(ctx context.Context, sub []Buffer, end time.Time, share float64, w io.Writer) []int64 {
+// and re-coarsening (ways coarse instances a cycle) from there until end
+// (progress lines to w).
+func (c mergeChain) refined(ctx context.Context, sub []Buffer, end time.Time, share float64, ways int, w io.Writer) []int64 {
 	mid := time.Now().Add(time.Duration(float64(time.Until(end)) * share))
 	off := refineMerged(ctx, c.p, c.roots, c.res.Offsets, c.res.LB, mid, w)
-	return recoarsen(ctx, sub, off, c.res.LB, end, recoarsenWays, w)
+	return recoarsen(ctx, sub, off, c.res.LB, end, ways, w)
 }
 
 // routeRunning reports whether a renewal route's search (renew.go) is

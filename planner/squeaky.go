@@ -79,8 +79,8 @@ type swoResult struct {
 }
 
 // squeaky runs up to passes passes of squeaky-wheel optimisation in each of
-// swoStreams streams (m.streams when set) (fewer when m.stop() ends them) and keeps the best
-// placement when it beats m.best.
+// m.streams streams (swoStreams when 0; passes end early when m.stop()
+// ends them) and keeps the best placement when it beats m.best.
 func (m *srchMin) squeaky(passes int) {
 	if m.arena <= m.lb {
 		return
