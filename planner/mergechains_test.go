@@ -136,13 +136,15 @@ func BenchmarkRecoarsenWays(b *testing.B) {
 // BenchmarkMergedShare compares shares of a large piece's time given to
 // its merged piece (pieceSearch gives half; refinement and re-coarsening
 // get the rest) on packable p5000's piece, as pieceSearch runs it with
-// 7.6 s, over 24 seed pairs. About 6 minutes on two cores:
+// 7.6 s, over 24 seed pairs. About 3 minutes a share on two cores; a
+// pattern after the slash picks shares:
 //
 //	go test ./planner -run '^$' -bench BenchmarkMergedShare -benchtime 1x
+//	go test ./planner -run '^$' -bench 'BenchmarkMergedShare/0\.(250|375|500)' -benchtime 1x
 func BenchmarkMergedShare(b *testing.B) {
 	piece := p5000Piece()
 	const budget = 7600 * time.Millisecond
-	for _, share := range []float64{1.0 / 2, 5.0 / 8} {
+	for _, share := range []float64{1.0 / 4, 3.0 / 8, 1.0 / 2, 5.0 / 8} {
 		b.Run(strconv.FormatFloat(share, 'f', 3, 64), func(b *testing.B) {
 			var units []float64
 			for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -209,6 +210,40 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkPackableP5000StripSets runs the search strategy (10 s) on
+// unions of p5000's strips (TestPackableP5000Segments; the generator's
+// offsets say which buffers): each strip set is an instance of its own,
+// as the pipeline would see it if the band search had cut it from the
+// rest. "over" is the arena over the set's LB in units of
+// dsagen.PackableGranule. "s0134" is the piece the cuts leave today (all
+// but the strip of 84 they find); "s014" is that piece without strip 3,
+// the strip of the largest buffers. About a minute on two cores:
+//
+//	go test ./planner -run '^$' -bench BenchmarkPackableP5000StripSets -benchtime 1x
+func BenchmarkPackableP5000StripSets(b *testing.B) {
+	blocks, labels, _, _ := p5000Strips()
+	for _, set := range [][]int{{3}, {0}, {4}, {0, 4}, {0, 1, 4}, {0, 1, 3, 4}} {
+		var bufs []Buffer
+		name := "s"
+		for _, s := range set {
+			name += strconv.Itoa(s)
+		}
+		for i, bl := range blocks {
+			if slices.Contains(set, labels[i]) {
+				bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: bl.Start, End: bl.End, Size: bl.Size})
+			}
+		}
+		b.Run(fmt.Sprintf("%s-n%d", name, len(bufs)), func(b *testing.B) {
+			lb := LowerBound(bufs)
+			for b.Loop() {
+				res, err := Search(context.Background(), bufs, SearchConfig{Budget: 10 * time.Second})
+				require.NoError(b, err)
+				b.ReportMetric(float64(res.Arena-lb)/dsagen.PackableGranule, "over")
+			}
+		})
 	}
 }
 
