@@ -155,14 +155,21 @@ func TestPackableP5000Segments(t *testing.T) {
 // stripBuffers returns the blocks of strip s (stripsOf's labels) as an
 // instance of their own, reversed in time (step t becomes -t) if rev.
 func stripBuffers(blocks []dsagen.Block, labels []int, s int, rev bool) []Buffer {
-	var bufs []Buffer
-	for i, b := range blocks {
-		if labels[i] == s {
-			bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: b.Start, End: b.End, Size: b.Size})
-		}
-	}
+	bufs := stripSetBuffers(blocks, labels, []int{s})
 	if rev {
 		return reversedInTime(bufs)
+	}
+	return bufs
+}
+
+// stripSetBuffers returns the blocks of the strips set (stripsOf's
+// labels) as an instance of their own.
+func stripSetBuffers(blocks []dsagen.Block, labels []int, set []int) []Buffer {
+	var bufs []Buffer
+	for i, b := range blocks {
+		if slices.Contains(set, labels[i]) {
+			bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: b.Start, End: b.End, Size: b.Size})
+		}
 	}
 	return bufs
 }
@@ -226,15 +233,10 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 func BenchmarkPackableP5000StripSets(b *testing.B) {
 	blocks, labels, _, _ := p5000Strips()
 	for _, set := range [][]int{{3}, {0}, {4}, {0, 4}, {0, 1, 4}, {0, 1, 3, 4}} {
-		var bufs []Buffer
+		bufs := stripSetBuffers(blocks, labels, set)
 		name := "s"
 		for _, s := range set {
 			name += strconv.Itoa(s)
-		}
-		for i, bl := range blocks {
-			if slices.Contains(set, labels[i]) {
-				bufs = append(bufs, Buffer{ID: int64(len(bufs)), Start: bl.Start, End: bl.End, Size: bl.Size})
-			}
 		}
 		b.Run(fmt.Sprintf("%s-n%d", name, len(bufs)), func(b *testing.B) {
 			lb := LowerBound(bufs)
