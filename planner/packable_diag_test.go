@@ -227,12 +227,16 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 // rest. "over" is the arena over the set's LB in units of
 // dsagen.PackableGranule. "s0134" is the piece the cuts leave today (all
 // but the strip of 84 they find); "s014" is that piece without strip 3,
-// the strip of the largest buffers. About a minute on two cores:
+// the strip of the largest buffers; "s134" is it without strip 0, the
+// bottom strip, whose last segment is the dense one that holds the crux
+// (TestPackableP5000Crux);
+// "s01", "s03" and "s034" pair strip 0 with the others. About two
+// minutes on two cores:
 //
 //	go test ./planner -run '^$' -bench BenchmarkPackableP5000StripSets -benchtime 1x
 func BenchmarkPackableP5000StripSets(b *testing.B) {
 	blocks, labels, _, _ := p5000Strips()
-	for _, set := range [][]int{{3}, {0}, {4}, {0, 4}, {0, 1, 4}, {0, 1, 3, 4}} {
+	for _, set := range [][]int{{3}, {0}, {4}, {0, 4}, {0, 1, 4}, {0, 1, 3, 4}, {1, 3, 4}, {0, 1}, {0, 3}, {0, 3, 4}} {
 		bufs := stripSetBuffers(blocks, labels, set)
 		name := "s"
 		for _, s := range set {
