@@ -229,9 +229,8 @@ func BenchmarkPackableP5000Strips(b *testing.B) {
 // but the strip of 84 they find); "s014" is that piece without strip 3,
 // the strip of the largest buffers; "s134" is it without strip 0, the
 // bottom strip, whose last segment is the dense one that holds the crux
-// (TestPackableP5000Crux);
-// "s01", "s03" and "s034" pair strip 0 with the others. About two
-// minutes on two cores:
+// (TestPackableP5000Crux); "s01", "s03" and "s034" pair strip 0 with the
+// others. About a minute and a half on two cores:
 //
 //	go test ./planner -run '^$' -bench BenchmarkPackableP5000StripSets -benchtime 1x
 func BenchmarkPackableP5000StripSets(b *testing.B) {
