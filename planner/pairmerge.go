@@ -95,7 +95,7 @@ func (g *pmGroup) mult() int {
 // pairMerger holds pairMerge's state.
 type pairMerger struct {
 	items   []pmItem
-	groups  map[pmKey]*pmGroup
+	groups  *pmTable
 	classes [pmMaxMult + 1][]*pmGroup
 	rng     *rand.Rand
 	n       int           // the original buffers: items 0..n-1
@@ -122,7 +122,7 @@ func pairMerge(bufs []Buffer, seed uint64) ([]Buffer, func([]int64) []int64) {
 
 // newPairMerger lists bufs as the first items.
 func newPairMerger(bufs []Buffer, seed uint64) *pairMerger {
-	p := &pairMerger{items: make([]pmItem, 0, 2*len(bufs)), groups: map[pmKey]*pmGroup{}, rng: rand.New(rand.NewPCG(seed, uint64(len(bufs)))), n: len(bufs)}
+	p := &pairMerger{items: make([]pmItem, 0, 2*len(bufs)), groups: newPMTable(3 * len(bufs)), rng: rand.New(rand.NewPCG(seed, uint64(len(bufs)))), n: len(bufs)}
 	for _, b := range bufs {
 		p.add(pmItem{s: b.Start, e: b.End, h: b.Size, a: -1, b: -1})
 	}
@@ -186,10 +186,10 @@ func (p *pairMerger) sortedRoots(live []int) []int {
 
 // group returns key's group, made if new.
 func (p *pairMerger) group(k pmKey) *pmGroup {
-	g := p.groups[k]
+	g := p.groups.get(k)
 	if g == nil {
 		g = &pmGroup{key: k}
-		p.groups[k] = g
+		p.groups.put(g)
 	}
 	return g
 }
@@ -240,12 +240,7 @@ func (p *pairMerger) file(i int, f func([]int, int) []int) {
 
 // sweep forgets the groups left empty (remerge makes many).
 func (p *pairMerger) sweep() {
-	for k, g := range p.groups {
-		if len(g.items)+len(g.ends)+len(g.sts) == 0 {
-			delete(p.groups, k)
-			g.dead = true
-		}
-	}
+	p.groups.keep(func(g *pmGroup) bool { return len(g.items)+len(g.ends)+len(g.sts) > 0 })
 }
 
 // remove deletes x from l, keeping the order (so the draws stay
@@ -403,7 +398,7 @@ func (p *pairMerger) followBoundary(g *pmGroup) {
 // has reports whether key's group holds an item: for a boundary, an
 // ender (ends) or a starter.
 func (p *pairMerger) has(k pmKey, ends bool) bool {
-	g := p.groups[k]
+	g := p.groups.get(k)
 	switch {
 	case g == nil:
 		return false

@@ -154,3 +154,18 @@ func BenchmarkPairChoice(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRemerge times 1,000 re-merges of the piece of packable p5000
+// that the cuts leave (the 4,916 buffers beside the strip of 84), merge
+// seed 1, and reports the items left:
+//
+//	go test ./planner -run '^$' -bench BenchmarkRemerge -benchtime 5x
+func BenchmarkRemerge(b *testing.B) {
+	piece := p5000Piece()
+	var items int
+	for b.Loop() {
+		_, live, _ := remergeTree(context.Background(), piece, 1, 1000)
+		items = len(live)
+	}
+	b.ReportMetric(float64(items), "items")
+}
