@@ -3,8 +3,8 @@ package planner
 // pmTable is pairMerger's index of groups by key: open addressing with
 // linear probing over a power-of-two table kept at most half full,
 // hashing the key's two numbers with multiplications. With Go's map,
-// whose generic hash reads the key byte by byte, lookups took about a
-// third of re-merging's time; this table makes re-merging about 1.4
+// whose generic hash reads the key byte by byte, lookups took more than
+// a quarter of re-merging's time; this table makes re-merging about 1.4
 // times as fast, the merges the same (BenchmarkRemerge,
 // docs/BENCHMARKS.md, issue 18).
 type pmTable struct {
