@@ -13,10 +13,10 @@ import (
 // beside the strip of 84): after 3,000 re-merges (merge seeds 2 and 3),
 // the reduced instance has no tiling at LB, and the tiling search of
 // perfect.go proves it outright, within its node limit, after placing
-// only a few dozen items at once. A merged item that no tiling at LB
-// holds shows early in time, where the skyline search starts; which
-// items its proof blames is the lead the twenty-ninth session left
-// (docs/BENCHMARKS.md, issue 18):
+// only a few dozen items at once. Its long first items raise the skyline
+// over most of the steps, so its dead ends lie low in the dense last
+// steps; which items its proof blames is the lead the twenty-ninth
+// session left (docs/BENCHMARKS.md, issue 18):
 //
 //	go test ./planner -run TestPackableP5000MergedInfeasible -v
 func TestPackableP5000MergedInfeasible(t *testing.T) {
