@@ -3,6 +3,7 @@ package planner
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -336,4 +337,26 @@ func TestCutsProgressLines(t *testing.T) {
 	require.Equal(t, before, text(), "a line while the fallback runs")
 	first, _, _ := strings.Cut(before, "\n")
 	require.Regexp(t, `^search: cuts: 3 of 7 buffers placed at LB, looking for bands  \d+\.\ds$`, first)
+}
+
+// BenchmarkGuillotineCuts: the cuts alone (both pivot orders, the pieces
+// without a cut placed by the portfolio) on packable p5000 of seeds 1 and
+// 2; the band searches are bounded by nodes, so "nodes" and "arena" are
+// the same for every implementation that searches alike:
+//
+//	go test ./planner -run '^$' -bench BenchmarkGuillotineCuts -benchmem
+func BenchmarkGuillotineCuts(b *testing.B) {
+	for _, seed := range []uint64{1, 2} {
+		bufs := blockBuffers(dsagen.Packable(5000, packableCapacity, seed))
+		lb := LowerBound(bufs)
+		b.Run(fmt.Sprintf("p5000-seed%d", seed), func(b *testing.B) {
+			var off []int64
+			var nodes int64
+			for b.Loop() {
+				off, nodes, _ = guillotinePlace(context.Background(), bufs, lb, portfolioOffsets)
+			}
+			b.ReportMetric(float64(nodes), "nodes")
+			b.ReportMetric(float64(ArenaSize(bufs, off))/float64(lb), "arena")
+		})
+	}
 }
