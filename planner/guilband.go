@@ -79,6 +79,8 @@ type guilBand struct {
 	cls    [][]int      // per class root: its members (link)
 	clsOf  []int        // per position: its class root
 	trail  []int        // positions decided by decideClass, in order
+	spare  []nogood     // nogoods no longer used, for getNG
+	opens  [][]int      // per level: dfs's undecided buffers at its boundary
 }
 
 func newGuilBand(g *guilSearch, set []int, c, limit int64) *guilBand {
@@ -311,7 +313,8 @@ func (b *guilBand) run() bool {
 			}
 			b.limit = min(end, b.g.nodes+per)
 			mark := b.decideClass(c.k, 1)
-			ok, _ := b.dfs()
+			ok, why := b.dfs()
+			b.putNG(why)
 			b.undoClass(mark)
 			switch {
 			case ok:
@@ -425,13 +428,16 @@ func (b *guilBand) dfs() (bool, nogood) {
 		if b.finish() {
 			return true, nil
 		}
-		all := make(nogood, b.words)
+		all := b.getNG()
 		for k := range all {
 			all[k] = ^uint64(0)
 		}
 		return false, all
 	}
-	var open []int
+	for len(b.opens) <= b.depth {
+		b.opens = append(b.opens, nil)
+	}
+	open := b.opens[b.depth][:0]
 	var ends, starts int64
 	for _, k := range b.at[t] {
 		if b.dec[k] == 0 {
@@ -449,24 +455,54 @@ func (b *guilBand) dfs() (bool, nogood) {
 	if f := b.fluid[t]; f != nil && b.fx[t] < 0 {
 		starts += f.total
 	}
+	b.opens[b.depth] = open
 	b.depth++
-	acc := make(nogood, b.words)
+	acc := b.getNG()
 	ok, jump := b.assign(t, open, 0, ends, starts, acc)
 	b.depth--
 	if ok || b.g.abort {
+		b.putNG(acc)
 		return ok, nil
 	}
 	if jump != nil {
+		b.putNG(acc)
 		return false, jump
 	}
-	acc.union(b.why(t))
+	b.whyInto(acc, t)
 	return false, acc
+}
+
+// getNG returns an empty nogood, a spare one when there is one: the
+// search makes one or two a node, and making them new took most of a
+// band search's allocations (docs/BENCHMARKS.md, issue 18, the thirtieth
+// session).
+func (b *guilBand) getNG() nogood {
+	if n := len(b.spare); n > 0 {
+		c := b.spare[n-1]
+		b.spare = b.spare[:n-1]
+		clear(c)
+		return c
+	}
+	return make(nogood, b.words)
+}
+
+// putNG takes back a nogood nothing holds any more (nil: none).
+func (b *guilBand) putNG(c nogood) {
+	if c != nil {
+		b.spare = append(b.spare, c)
+	}
 }
 
 // why returns the levels that decided the buffers and fluids at boundary
 // u.
 func (b *guilBand) why(u int) nogood {
-	w := make(nogood, b.words)
+	w := b.getNG()
+	b.whyInto(w, u)
+	return w
+}
+
+// whyInto adds why(u) to w.
+func (b *guilBand) whyInto(w nogood, u int) {
 	for _, k := range b.at[u] {
 		if b.dec[k] != 0 && b.lvl[k] > 0 {
 			w[b.lvl[k]>>6] |= 1 << (b.lvl[k] & 63)
@@ -477,7 +513,6 @@ func (b *guilBand) why(u int) nogood {
 			w[b.flvl[j]>>6] |= 1 << (b.flvl[j] & 63)
 		}
 	}
-	return w
 }
 
 // assign decides open[j:] at boundary t, then its fluids; ends and starts
@@ -555,6 +590,7 @@ func (b *guilBand) fluids(t int, acc nogood) (bool, nogood) {
 		}
 		c.clear(b.depth)
 		acc.union(c)
+		b.putNG(c)
 	}
 	return false, nil
 }
