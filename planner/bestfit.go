@@ -62,8 +62,14 @@ func placeInOrder(ctx context.Context, bufs []Buffer, order []int, policy fitPol
 	if err := validateBuffers(bufs); err != nil {
 		return nil, err
 	}
-	offsets := make([]int64, len(bufs))
-	ix := newTimeIndex(bufs)
+	return placeWith(ctx, newTimeIndex(bufs), make([]int64, len(bufs)), bufs, order, policy, bound)
+}
+
+// placeWith is placeInOrder with the index ix (made for bufs, empty) and
+// the offsets written to offsets (len(bufs)); callers that place the same
+// buffers again and again reset one index instead of making one each time
+// (squeaky.go).
+func placeWith(ctx context.Context, ix *timeIndex, offsets []int64, bufs []Buffer, order []int, policy fitPolicy, bound *atomic.Int64) ([]int64, error) {
 	for i := range bufs {
 		b := &bufs[i]
 		if b.Fixed {

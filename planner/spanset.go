@@ -109,6 +109,37 @@ type spanStore struct {
 	used    int // int64 taken in it
 	free    [spanSmall + 1][]uint64
 	bigFree map[int32][]uint64
+	spare   [][]int64 // chunks of the sets before the last reset, for alloc
+}
+
+// reset empties the store for new sets; it keeps the chunks of up to
+// spanChunk int64, which alloc takes again before it makes new ones.
+func (st *spanStore) reset() {
+	for _, c := range st.mem {
+		if len(c) <= spanChunk {
+			st.spare = append(st.spare, c)
+		}
+	}
+	clear(st.mem)
+	st.mem = st.mem[:0]
+	st.fill, st.used = 0, 0
+	for c := range st.free {
+		st.free[c] = st.free[c][:0]
+	}
+	clear(st.bigFree)
+}
+
+// chunk returns a chunk of size int64: a spare one of that size, or a new
+// one.
+func (st *spanStore) chunk(size int) []int64 {
+	for k := len(st.spare) - 1; k >= 0; k-- {
+		if c := st.spare[k]; len(c) == size {
+			st.spare[k] = st.spare[len(st.spare)-1]
+			st.spare = st.spare[:len(st.spare)-1]
+			return c
+		}
+	}
+	return make([]int64, size)
 }
 
 // view returns the spans of s.
@@ -144,7 +175,7 @@ func (st *spanStore) alloc(c int32) uint64 {
 		for size < w {
 			size *= 2
 		}
-		st.mem = append(st.mem, make([]int64, size))
+		st.mem = append(st.mem, st.chunk(size))
 		st.fill, st.used = len(st.mem), 0
 	}
 	at := uint64(st.fill-1)<<32 | uint64(st.used)

@@ -110,14 +110,23 @@ func (m *srchMin) swoStream(stream uint64, passes int) swoResult {
 	rng := rand.New(rand.NewPCG(srchSeed, stream))
 	best := swoResult{arena: m.arena}
 	ctx := context.WithoutCancel(m.ctx)
+	if err := validateBuffers(bufs); err != nil {
+		return best
+	}
+	// One index and one offsets slice for all the passes (reset each
+	// time); a pass that beats the best so far is copied out.
+	ix := newTimeIndex(bufs)
+	off := make([]int64, n)
 	for p := 0; p < passes && !m.stop(); p++ {
-		off, err := placeInOrder(ctx, bufs, order, firstFit, nil)
-		if err != nil {
+		if p > 0 {
+			ix.reset()
+		}
+		if _, err := placeWith(ctx, ix, off, bufs, order, firstFit, nil); err != nil {
 			break
 		}
 		a := ArenaSize(bufs, off)
 		if a < best.arena {
-			best = swoResult{off: off, arena: a}
+			best = swoResult{off: slices.Clone(off), arena: a}
 			for cur := m.swoBest.Load(); (cur == 0 || a < cur) && !m.swoBest.CompareAndSwap(cur, a); cur = m.swoBest.Load() {
 			}
 		}

@@ -196,6 +196,14 @@ func (ix *timeIndex) canonical(start, end int64) {
 	}
 }
 
+// reset empties the index for a new placement of the buffers it was made
+// for, keeping its memory.
+func (ix *timeIndex) reset() {
+	clear(ix.cover)
+	clear(ix.sub)
+	ix.st.reset()
+}
+
 func (ix *timeIndex) tick() {
 	ix.clock++
 	if ix.clock == 0 {
