@@ -5,14 +5,14 @@ package main
 // The search runs for its whole budget, and the more it does in that time
 // the better its plan. Below searchGCBuffers buffers its live heap is a
 // few tens of MB at most, and under Go's default target (collect when the
-// heap doubles) the collector runs hundreds of times in a 10 s search,
-// most often in the band searches of the first second; each cycle slows
+// heap doubles) the collector runs many times a second; each cycle slows
 // the search's goroutines while it marks. While the search plans such an
-// input the command sets the target to searchGCPercent: about a quarter
-// of the cycles, for a peak about twice as high (docs/BENCHMARKS.md, issue
-// 18, the thirtieth session, has the counts and the resident sizes). The
-// target goes back once the plan is made. GOGC in the environment wins:
-// when it is set the command leaves the target alone.
+// input the command sets the target to searchGCPercent: a fifth of the
+// cycles on packable p5000, for a peak about twice as high
+// (docs/BENCHMARKS.md, issue 18, the thirtieth session, has the counts,
+// the resident sizes and the arenas). The target goes back once the plan
+// is made. GOGC in the environment wins: when it is set the command
+// leaves the target alone.
 
 import (
 	"flag"
