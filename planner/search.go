@@ -184,6 +184,12 @@ type SearchConfig struct {
 // Search minimises the arena of bufs within the budget and returns the best
 // valid placement it found. Cancelling ctx ends it early with the best
 // placement so far.
+//
+// The more work the budget holds, the better the placement tends to be,
+// and on small instances the garbage collector takes part of it: a caller
+// that searches for seconds may raise the collector's target while it
+// does (runtime/debug.SetGCPercent), as planreport does for inputs of up
+// to 20,000 buffers (a target of 400; docs/BENCHMARKS.md, issue 18).
 func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, err
