@@ -188,8 +188,8 @@ type SearchConfig struct {
 // The more work the budget holds, the better the placement tends to be,
 // and on small instances the garbage collector takes part of it: a caller
 // that searches for seconds may raise the collector's target while it
-// does (runtime/debug.SetGCPercent), as planreport does for inputs of up
-// to 20,000 buffers (a target of 400; docs/BENCHMARKS.md, issue 18).
+// does (runtime/debug.SetGCPercent), as planreport does for small inputs
+// (cmd/planreport/searchgc.go; docs/BENCHMARKS.md, issue 18).
 func Search(ctx context.Context, bufs []Buffer, cfg SearchConfig) (*SearchResult, error) {
 	if err := validateBuffers(bufs); err != nil {
 		return nil, err

@@ -27,9 +27,9 @@ func searchGCHooks(t *testing.T) hooks {
 // leaves it alone.
 func TestSearchGCTarget(t *testing.T) {
 	const before = 77 // not the default, to tell a restore from a reset
-	debug.SetGCPercent(before)
+	orig := debug.SetGCPercent(before)
 	saved := lookupEnv
-	t.Cleanup(func() { debug.SetGCPercent(100); lookupEnv = saved })
+	t.Cleanup(func() { debug.SetGCPercent(orig); lookupEnv = saved })
 	noEnv := func(string) (string, bool) { return "", false }
 
 	cases := []struct {
